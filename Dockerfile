@@ -1,0 +1,13 @@
+# The bot as a container image: the same as the README's run command (`make run` -> `python -m bot`).
+FROM python:3.11-slim
+WORKDIR /app
+ENV PYTHONUNBUFFERED=1 DATA_DIR=/data
+COPY pyproject.toml README.md ./
+COPY core ./core
+COPY renderers ./renderers
+COPY bot ./bot
+COPY bench ./bench
+COPY assets ./assets
+RUN pip install --no-cache-dir .
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,29 @@
+"""Settings of the bot, read from the environment (and a ``.env`` file) with pydantic-settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    telegram_bot_token: str | None = None
+    telegram_api_url: str | None = None
+    discord_bot_token: str | None = None
+    database_url: str | None = None
+    data_dir: Path = Path("./data")
+
+    def adapters(self) -> list[str]:
+        """Names of the chat platforms that have a token set."""
+        out = []
+        if self.telegram_bot_token:
+            out.append("telegram")
+        if self.discord_bot_token:
+            out.append("discord")
+        return out
+
+    def effective_database_url(self) -> str:
+        return self.database_url or f"sqlite+aiosqlite:///{self.data_dir / 'bot.sqlite3'}"

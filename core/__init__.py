@@ -1,0 +1,1 @@
+"""The rules core: pure-Python game logic for Thousand, Deberts and Kozel (no chat, no database, no images)."""
