@@ -1,0 +1,179 @@
+"""Thousand computer players: always legal, reproducible, blind to hidden cards, and able to finish games."""
+
+from __future__ import annotations
+
+import random
+
+from core.ai import player
+from core.ai.match import play_one
+from core.ai.search import TINY
+from core.ai.thousand.cardplay import playable
+from core.ai.thousand.determinize import sample_world
+from core.ai.thousand.memory import read_round
+from core.thousand import RULES
+from core.thousand.cards import DECK
+from tests.helpers_ai import positions
+from tests.helpers_thousand import act, make_deal
+
+LEVELS = ("random", "easy", "normal", "strong")
+
+
+def test_every_level_plays_only_legal_actions_over_1200_positions():
+    bots = {lv: player("thousand", lv, seed=5, budget=TINY) for lv in LEVELS}
+    seen = 0
+    phases = set()
+    for players, count in ((2, 300), (3, 500), (4, 400)):
+        for state, seat, history in positions("thousand", players, count, seed=11):
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            for lv, bot in bots.items():
+                if lv == "strong" and seen % 2:
+                    continue  # the search on every other position keeps the test fast
+                action = bot.decide(view, history)
+                assert action in legal, (lv, state.phase, action)
+            if state.phase == "play":
+                cards = playable(state.hands[seat], state.trick, state.trump)
+                assert sorted(cards) == sorted(a.card for a in legal if a.type == "play")
+            phases.add(state.phase)
+            seen += 1
+    assert seen == 1200
+    assert phases == {"bidding", "talon", "give", "contract", "play"}
+
+
+def test_decisions_are_reproducible_for_a_seed():
+    for state, seat, history in positions("thousand", 3, 60, seed=4):
+        view = state.view(seat)
+        for lv in LEVELS:
+            a = player("thousand", lv, seed=9, budget=TINY).decide(view, history)
+            b = player("thousand", lv, seed=9, budget=TINY).decide(view, history)
+            assert a == b
+
+
+def _swap_hidden(state, seat: int, rng: random.Random):  # noqa: ANN001, ANN202
+    """A copy where two other seats exchange some unplayed cards: the same view for ``seat``, other cards."""
+    other = state.copy()
+    seats = [s for s in other.active if s != seat and other.hands[s]]
+    a, b = seats[0], seats[1]
+    ha, hb = other.hands[a], other.hands[b]
+    k = min(len(ha), len(hb))
+    swap = rng.randrange(1, k + 1)
+    other.hands[a] = hb[:swap] + ha[swap:]
+    other.hands[b] = ha[:swap] + hb[swap:]
+    return other
+
+
+def test_no_peeking_same_view_other_hidden_cards_same_decision():
+    rng = random.Random(3)
+    checked = 0
+    for state, seat, history in positions("thousand", 3, 400, seed=21):
+        if state.phase != "play" or len(state.legal_actions(seat)) < 2 or rng.random() < 0.6:
+            continue
+        other = _swap_hidden(state, seat, rng)
+        assert other.hands != state.hands
+        view = state.view(seat)
+        assert other.view(seat) == view
+        for lv in ("easy", "normal", "strong"):
+            bot = player("thousand", lv, seed=1, budget=TINY)
+            assert bot.decide(view, history) == bot.decide(other.view(seat), history)
+        checked += 1
+    assert checked >= 30
+
+
+def test_sampled_worlds_agree_with_the_view_and_the_shown_voids():
+    checked = 0
+    for state, seat, history in positions("thousand", 3, 500, seed=8):
+        if state.phase not in ("play", "bidding", "give"):
+            continue
+        view = state.view(seat)
+        memory = read_round(history, 3)
+        world = sample_world(view, memory, random.Random(checked))
+        assert world is not None
+        assert world.hands[seat] == state.hands[seat]
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        assert world.legal_actions(seat) == state.legal_actions(seat)
+        for s in range(3):
+            if s != seat:
+                assert not any(c[1] in memory.voids[s] for c in world.hands[s])
+        cards = [c for h in world.hands for c in h] + [c for t in world.talons for c in t if world.talon_taken is None]
+        assert sorted(cards + sorted(memory.played)) == sorted(DECK)
+        checked += 1
+    assert checked > 100
+
+
+def _crafted_round():  # noqa: ANN202
+    """Seat 1 declares 110 with the heart marriage in the shown talon, gives 9D to seat 2 and JD to seat 0."""
+    deal = make_deal(
+        3,
+        0,
+        {
+            1: ["AS", "KS", "9S", "AC", "AD", "9D", "JD"],
+            2: ["QS", "JS", "9C", "JC", "QC", "KC", "9H"],
+            0: ["TS", "TC", "TD", "KD", "QD", "AH", "TH"],
+        },
+        talon=["JH", "QH", "KH"],
+    )
+    state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
+    history = state.next_round_in_place(deal)
+    history += act(state, 1, "bid", value=110)
+    history += act(state, 2, "pass")
+    history += act(state, 0, "pass")
+    history += act(state, 1, "give", card="9D", to=2)
+    history += act(state, 1, "give", card="JD", to=0)
+    history += act(state, 1, "contract", value=110)
+    return state, history
+
+
+def test_memory_reads_voids_shown_cards_and_undeclared_leads():
+    state, history = _crafted_round()
+    for seat, card in ((1, "AS"), (2, "JS"), (0, "TS"), (1, "KS"), (2, "QS"), (0, "TC")):
+        history += act(state, seat, "play", card=card)
+    memory = read_round(history, 3)
+    assert memory.talon == ["JH", "QH", "KH"]
+    assert {"JH", "QH", "KH"} <= memory.holds[1]
+    assert "QS" in memory.lacks[1]  # KS led on trick 2 without declaring
+    assert memory.voids == [{"S"}, set(), set()]
+    assert memory.gave_to == [2, 0]
+    assert memory.played == {"AS", "JS", "TS", "KS", "QS", "TC"}
+    history += act(state, 1, "play", card="QH")  # declares hearts: KH is shown to be in seat 1's hand
+    memory = read_round(history, 3)
+    assert "KH" in memory.holds[1] and "QH" not in memory.holds[1]
+    assert not memory.lacks[1] - {"QS"}
+    # a seat that neither follows nor trumps is void in both suits
+    memory.note_play(2, "JC", "D", "H")
+    assert memory.voids[2] == {"D", "H"}
+
+
+def test_a_sampled_world_keeps_the_crafted_facts():
+    state, history = _crafted_round()
+    for seat, card in ((1, "AS"), (2, "JS"), (0, "TS"), (1, "KS"), (2, "QS"), (0, "TC")):
+        history += act(state, seat, "play", card=card)
+    memory = read_round(history, 3)
+    view = state.view(2)
+    for i in range(30):
+        world = sample_world(view, memory, random.Random(i))
+        assert world is not None
+        assert not any(c[1] == "S" for c in world.hands[0])
+        assert "QS" not in world.hands[1]
+        assert {"JH", "QH", "KH"} <= set(world.hands[1]) | set(world.hands[0])
+        assert world.legal_actions(2) == state.legal_actions(2)
+
+
+def test_normal_declarer_cashes_its_aces_then_declares_its_marriage():
+    state, history = _crafted_round()
+    bots = [player("thousand", "normal", seed=s) for s in range(3)]
+    while state.phase == "play":
+        seat = state.to_act
+        history += state.apply_in_place(bots[seat].decide(state.view(seat), history))
+    marriages = [e for e in history if e.type == "marriage"]
+    assert marriages and marriages[0].seat == 1 and marriages[0].data["suit"] == "H"
+    leads = [e.data["card"] for e in history if e.type == "card_played" and e.seat == 1]
+    assert leads[:3] == ["AS", "AC", "AD"] or leads[:3] == ["AS", "AD", "AC"]
+
+
+def test_complete_games_between_computer_players_finish():
+    state = play_one("thousand", ["strong", "normal", "easy"], 0, 3, budget=TINY)
+    assert state.finished and state.winner is not None
+    state = play_one("thousand", ["normal", "random"], 1, 3)
+    assert state.finished
+    state = play_one("thousand", ["easy", "normal", "easy", "normal"], 2, 3)
+    assert state.finished
