@@ -39,7 +39,7 @@ hanging after the round; ``hanging_paid`` the hanging points paid out in this ro
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import TYPE_CHECKING, Any
 
 from core.deberts.cards import sort_hand
@@ -67,8 +67,8 @@ def build_view(state: DebertsState, seat: int | None) -> dict[str, Any]:
         "hand": None if seat is None else sort_hand(state.hands[seat], state.trump),
         "hand_counts": [len(h) for h in state.hands],
         "legal": [] if seat is None else [a.to_json() for a in state.legal_actions(seat)],
-        "score_sheet": copy.deepcopy(state.sheet),
-        "options": state.opts.to_dict(),
+        "score_sheet": json.loads(json.dumps(state.sheet)),
+        "options": dict(vars(state.opts)),
         "finished": state.finished,
         "winner": state.winner_seat,
         "loser": None,
@@ -84,7 +84,7 @@ def build_view(state: DebertsState, seat: int | None) -> dict[str, Any]:
         "last_trick": None
         if state.last is None
         else {"cards": [{"seat": s, "card": c} for s, c in state.last["cards"]], "winner": state.last["winner"]},
-        "runs": copy.deepcopy(state.runs),
+        "runs": json.loads(json.dumps(state.runs)),
         "bella": state.bella,
         "round_points": state.round_points(),
         "tricks_taken": list(state.tricks),
