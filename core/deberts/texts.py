@@ -120,7 +120,9 @@ def _trump_named(e: Event, s: _Say) -> str:
 
 
 def _pass(e: Event, s: _Say) -> str:
-    return {"en": f"{s.seat(e.seat)} passes.", "ru": f"{s.seat(e.seat)}: пас.", "uk": f"{s.seat(e.seat)}: пас."}[s.lang]
+    return {"en": f"{s.seat(e.seat)} passes.", "ru": f"{s.seat(e.seat)}: пас.", "uk": f"{s.seat(e.seat)} пасує."}[
+        s.lang
+    ]
 
 
 def _all_passed(e: Event, s: _Say) -> str:
