@@ -252,3 +252,17 @@ def test_last_trick_is_worth_ten():
     trick = next(e for e in events if e.type == "trick_won")
     assert trick.data["points"] == 14 and trick.data["trick"] == 9
     assert s.sheet[-1]["points"] == [89 + 14 + 10, 20]
+
+
+def test_not_overtrumping_is_refused_and_changes_nothing():
+    s = start(NINE_BELLA, "TH", dealer=0)
+    act(s, 1, "pass")
+    act(s, 0, "play_trump")
+    act(s, 1, "play,c=KH")
+    before = s.to_json()
+    for card in ("8H", "AC"):
+        with pytest.raises(IllegalAction) as err:
+            act(s, 0, f"play,c={card}")
+        assert err.value.code == ("must_overtrump" if card == "8H" else "must_follow_suit")
+        assert s.to_json() == before
+    assert sorted(a.card for a in s.legal_actions(0)) == ["9H", "AH", "JH"]

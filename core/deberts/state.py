@@ -8,7 +8,6 @@ the bottom card, runs, bella, last trick, scoring) happen inside the actions tha
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any, Self
 
@@ -323,9 +322,9 @@ class DebertsState(GameState):
         if self.runs is None:
             return []
         data = {
-            "runs": copy.deepcopy(self.runs["by_seat"]),
+            "runs": [[{**run, "cards": list(run["cards"])} for run in runs] for runs in self.runs["by_seat"]],
             "points": self.runs["points"],
-            "beaten": copy.deepcopy(self.runs["beaten"]),
+            "beaten": [dict(b) for b in self.runs["beaten"]],
         }
         return [Event("runs", self.runs["scorer"], data)]
 
@@ -462,7 +461,7 @@ class DebertsState(GameState):
         self.open = self.shown = fresh["open"]
         self.phase = "bidding"
         self.turn = (dealer + 1) % self.players
-        self.log.append({"deal": copy.deepcopy(fresh), "actions": []})
+        self.log.append({"deal": _copy_deal(fresh), "actions": []})
         return [Event("deal", dealer, {"round": self.round, "open": self.open})]
 
     # ---- seeing ----------------------------------------------------------------------------------
@@ -478,7 +477,7 @@ class DebertsState(GameState):
             "players": self.players,
             "options": self.opts.to_dict(),
             "first_dealer": self.first_dealer,
-            "rounds": copy.deepcopy(self.log),
+            "rounds": json.loads(json.dumps(self.log)),
         }
 
     def result(self) -> dict[str, Any]:
@@ -531,6 +530,14 @@ class DebertsState(GameState):
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OptionsError) as err:
             raise BadState(f"corrupt deberts state: {err}", "bad_state") from None
         return state
+
+
+def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
+    out = dict(deal)
+    out["hands"] = [list(h) for h in deal["hands"]]
+    if "extra" in deal:
+        out["extra"] = [list(e) for e in deal["extra"]]
+    return out
 
 
 def _seat_or_none(value: Any, players: int, none_ok: bool = True) -> None:
