@@ -215,3 +215,14 @@ def test_real_games_only_emit_described_events():
     assert seen <= set(TEXTS)
     assert {"deal", "trump_named", "pass", "extra_dealt", "card_played", "trick_won", "last_trick"} <= seen
     assert {"round_result", "game_won", "runs", "runs_counted", "seven_swapped", "bella"} <= seen
+
+
+def test_corrupt_score_sheet_or_record_is_a_bad_state():
+    s = RULES.new_game(2, seed=3)
+    for _ in range(4):
+        s.apply_in_place(s.legal_actions(s.to_act)[-1])  # pass four times: a redeal row
+    data = s.to_json()
+    assert DebertsState.from_json(data).result() == s.result()
+    for corrupt in ({**data, "sheet": [{"scores": "x"}]}, {**data, "log": [None]}, {**data, "runs": 3}):
+        with pytest.raises(BadState):
+            DebertsState.from_json(corrupt)

@@ -571,6 +571,14 @@ def _check(s: DebertsState) -> None:
         raise ValueError("bad hanging pots")
     if not isinstance(s.sheet, list) or not isinstance(s.log, list) or len(s.log) != s.round:
         raise ValueError("bad score sheet or record")
+    for row in s.sheet:
+        _int_list(row["scores"], n)
+        _int_list(row["totals"], n)
+        if type(row["redeal"]) is not bool:
+            raise ValueError("bad score sheet row")
+    for entry in s.log:
+        if not isinstance(entry["deal"], dict) or not isinstance(entry["actions"], list):
+            raise ValueError("bad record round")
     for name in ("trump",):
         if getattr(s, name) is not None and getattr(s, name) not in SUITS:
             raise ValueError("bad trump")
