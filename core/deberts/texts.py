@@ -167,16 +167,16 @@ def _runs(e: Event, s: _Say) -> str:
     pts = s.pts(e.data["points"])
     out = {
         "en": f"{who} holds the best runs: {mine} — {pts} once {who} takes a trick.",
-        "ru": f"У {who} лучшие комбинации: {mine} — {pts}, если {who} возьмёт взятку.",
-        "uk": f"У {who} найкращі комбінації: {mine} — {pts}, якщо {who} візьме взятку.",
+        "ru": f"{who}: лучшие комбинации — {mine}, {pts}, если будет взята хотя бы одна взятка.",
+        "uk": f"{who}: найкращі комбінації — {mine}, {pts}, якщо буде взято хоча б одну взятку.",
     }[s.lang]
     for beaten in e.data["beaten"]:
         other, reason = beaten["seat"], _REASON[s.lang][beaten["reason"]]
         theirs = s.runs(by_seat[other])
         out += {
-            "en": f" {s.seat(other)}'s {theirs} do not count: {reason}.",
-            "ru": f" Комбинации {s.seat(other)} ({theirs}) не считаются: {reason}.",
-            "uk": f" Комбінації {s.seat(other)} ({theirs}) не зараховуються: {reason}.",
+            "en": f" {s.seat(other)}'s runs ({theirs}) do not count: {reason}.",
+            "ru": f" {s.seat(other)}: комбинации ({theirs}) не считаются — {reason}.",
+            "uk": f" {s.seat(other)}: комбінації ({theirs}) не зараховуються — {reason}.",
         }[s.lang]
     return out
 
@@ -228,8 +228,8 @@ def _runs_lost(e: Event, s: _Say) -> str:
     pts, reason = s.pts(e.data["points"]), _REASON[s.lang][e.data["reason"]]
     return {
         "en": f"{s.seat(e.seat)}'s runs ({pts}) do not count: {reason}.",
-        "ru": f"Комбинации {s.seat(e.seat)} ({pts}) не засчитаны: {reason}.",
-        "uk": f"Комбінації {s.seat(e.seat)} ({pts}) не зараховано: {reason}.",
+        "ru": f"{s.seat(e.seat)}: комбинации ({pts}) не засчитаны — {reason}.",
+        "uk": f"{s.seat(e.seat)}: комбінації ({pts}) не зараховано — {reason}.",
     }[s.lang]
 
 
@@ -246,8 +246,8 @@ def _round_result(e: Event, s: _Say) -> str:
             parts.append(
                 {
                     "en": f"{s.seat(d)} made it with {s.pts(pts[d])} and takes all: {s.pts(sum(pts))}.",
-                    "ru": f"{s.seat(d)} сыграл с {s.pts(pts[d])} и забирает всё: {s.pts(sum(pts))}.",
-                    "uk": f"{s.seat(d)} зіграв з {s.pts(pts[d])} і забирає все: {s.pts(sum(pts))}.",
+                    "ru": f"{s.seat(d)} сыграл ({s.pts(pts[d])}) и забирает всё: {s.pts(sum(pts))}.",
+                    "uk": f"{s.seat(d)} зіграв ({s.pts(pts[d])}) і забирає все: {s.pts(sum(pts))}.",
                 }[lang]
             )
         else:
@@ -264,9 +264,9 @@ def _round_result(e: Event, s: _Say) -> str:
             {
                 "en": f"Bait! {s.seat(d)} has {s.pts(pts[d])}, {s.seat(best)} {s.pts(pts[best])}: "
                 f"{s.seat(d)} writes 0, the defenders write the declarer's points.",
-                "ru": f"Байд! У {s.seat(d)} {s.pts(pts[d])}, у {s.seat(best)} {s.pts(pts[best])}: "
+                "ru": f"Байд! {s.seat(d)}: {s.pts(pts[d])}, {s.seat(best)}: {s.pts(pts[best])}. "
                 f"{s.seat(d)} пишет 0, вистующие записывают очки играющего.",
-                "uk": f"Байд! У {s.seat(d)} {s.pts(pts[d])}, у {s.seat(best)} {s.pts(pts[best])}: "
+                "uk": f"Байд! {s.seat(d)}: {s.pts(pts[d])}, {s.seat(best)}: {s.pts(pts[best])}. "
                 f"{s.seat(d)} пише 0, вістувальники записують очки гравця.",
             }[lang]
         )
@@ -274,8 +274,8 @@ def _round_result(e: Event, s: _Say) -> str:
         parts.append(
             {
                 "en": f"Hanging bait! {s.seat(d)} ties at {s.pts(pts[d])}: these points hang.",
-                "ru": f"Висячий байд! {s.seat(d)} сравнялся: {s.pts(pts[d])} повисают.",
-                "uk": f"Висячий байд! {s.seat(d)} зрівнявся: {s.pts(pts[d])} зависають.",
+                "ru": f"Висячий байд! {s.seat(d)} сравнялся ({s.pts(pts[d])}): эти очки повисают.",
+                "uk": f"Висячий байд! {s.seat(d)} зрівнявся ({s.pts(pts[d])}): ці очки зависають.",
             }[lang]
         )
     paid, to = data["hanging_paid"], data["hanging_to"]
@@ -321,8 +321,8 @@ def _play_on(e: Event, s: _Say) -> str:
     who, total = s.seats(e.data["seats"]), e.data["total"]
     return {
         "en": f"{who} are tied at {total}: play on.",
-        "ru": f"У {who} поровну, {total}: игра продолжается.",
-        "uk": f"У {who} порівну, {total}: гра триває.",
+        "ru": f"{who}: поровну, по {total} — игра продолжается.",
+        "uk": f"{who}: порівну, по {total} — гра триває.",
     }[s.lang]
 
 
