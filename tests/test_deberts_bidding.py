@@ -203,3 +203,25 @@ def test_swap_seven_during_bidding_is_refused():
     with pytest.raises(IllegalAction) as err:
         act(s, 1, "swap_seven")
     assert err.value.code == "wrong_phase"
+
+
+def test_malformed_and_unknown_actions_are_refused():
+    from core.base import MalformedAction
+
+    s = start(NINE_2P, "7S", dealer=0)
+    before = s.to_json()
+    for action, code in (
+        (Action(1, "name_suit"), "malformed_action"),
+        (Action(1, "play"), "malformed_action"),
+        (Action(1, "play_trump", suit="S"), "malformed_action"),
+        (Action(1, "bid", value=100), "unknown_action"),
+    ):
+        with pytest.raises(MalformedAction) as err:
+            s.apply_in_place(action)
+        assert err.value.code == code
+    with pytest.raises(IllegalAction) as err:
+        s.apply_in_place(Action(5, "pass"))
+    assert err.value.code == "bad_seat"
+    assert s.to_json() == before
+    assert [a.code() for a in s.legal_actions(1)] == ["play_trump", "pass"]
+    assert Action.parse(1, "name_suit,s=H") == Action(1, "name_suit", suit="H")

@@ -19,6 +19,7 @@ from core.deberts.cards import BELLA, DECK_SET, LAST_TRICK, is_suit, points
 from core.deberts.deal import check_deal, has_second_deal, seeded_deal
 from core.deberts.options import DebertsOptions
 from core.deberts.play import allowed_cards, refusal, trick_winner
+from core.deberts.view import build_view
 
 PHASES = ("bidding", "swap", "play", "round_over", "game_over")
 ACTIVE = ("bidding", "swap", "play")
@@ -31,6 +32,9 @@ ACTION_FIELDS: dict[str, str | None] = {
     "swap_seven": None,
     "play": "card",
 }
+
+_FIELD_NAMES = ("value", "card", "to", "index", "suit", "tile", "end")  # in Action's order
+_PLAYS: dict[tuple[int, str], Action] = {}  # shared immutable play actions, built once
 
 # The attributes that make up the state, in their JSON order.
 _GAME_FIELDS = (
@@ -168,7 +172,7 @@ class DebertsState(GameState):
         if self.phase == "play":
             table = [c for _, c in self.trick]
             assert self.trump is not None
-            return [Action(seat, "play", card=c) for c in allowed_cards(self.hands[seat], table, self.trump)]
+            return [_play_action(seat, c) for c in allowed_cards(self.hands[seat], table, self.trump)]
         if self.phase == "bidding":
             assert self.open is not None and self.dealer is not None
             return legal_bids(seat, self.circle, self.open[1], self.dealer, self.opts.obligatory_order)
@@ -181,12 +185,12 @@ class DebertsState(GameState):
         if typ not in ACTION_FIELDS:
             raise MalformedAction(f"unknown action '{typ}' in deberts", "unknown_action", action=typ)
         wanted = ACTION_FIELDS[typ]
-        raw = action.to_json()
-        if len(raw) != (2 if wanted is None else 3) or (wanted is not None and wanted not in raw):
-            if wanted is not None and wanted not in raw:
-                raise MalformedAction(f"'{typ}' needs the field '{wanted}'", "malformed_action", field=wanted)
-            name = next(k for k in raw if k not in ("seat", "type", wanted))
-            raise MalformedAction(f"'{typ}' takes no field '{name}'", "malformed_action", field=name)
+        values = (action.value, action.card, action.to, action.index, action.suit, action.tile, action.end)
+        for name, value in zip(_FIELD_NAMES, values):
+            if (value is not None) != (name == wanted):
+                if value is None:
+                    raise MalformedAction(f"'{typ}' needs the field '{name}'", "malformed_action", field=name)
+                raise MalformedAction(f"'{typ}' takes no field '{name}'", "malformed_action", field=name)
         if self.phase == "game_over":
             raise IllegalAction("the game is over", "game_over")
         if self.phase == "round_over":
@@ -210,6 +214,9 @@ class DebertsState(GameState):
             events = self._name_suit(seat, action.suit or "")
         else:
             events = self._swap_seven(seat)
+        raw: dict[str, Any] = {"seat": seat, "type": typ}
+        if wanted is not None:
+            raw[wanted] = getattr(action, wanted)
         self.log[-1]["actions"].append(raw)
         return events
 
@@ -466,8 +473,6 @@ class DebertsState(GameState):
 
     # ---- seeing ----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        from core.deberts.view import build_view
-
         return build_view(self, seat)
 
     # ---- persistence -----------------------------------------------------------------------------
@@ -530,6 +535,13 @@ class DebertsState(GameState):
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OptionsError) as err:
             raise BadState(f"corrupt deberts state: {err}", "bad_state") from None
         return state
+
+
+def _play_action(seat: int, card: str) -> Action:
+    action = _PLAYS.get((seat, card))
+    if action is None:
+        action = _PLAYS[(seat, card)] = Action(seat, "play", card=card)
+    return action
 
 
 def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
