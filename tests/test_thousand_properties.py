@@ -115,9 +115,7 @@ def play_checked(players: int, seed: int, replay_record: bool) -> None:
         assert result_of(state.record()) == state.result()
 
 
-@pytest.mark.parametrize(
-    ("players", "start"), [(p, start) for p, n in GAMES.items() for start in range(0, n, CHUNK)]
-)
+@pytest.mark.parametrize(("players", "start"), [(p, start) for p, n in GAMES.items() for start in range(0, n, CHUNK)])
 def test_random_complete_games(players, start):
     for seed in range(start, start + CHUNK):
         play_checked(players, seed, replay_record=seed % 4 == 0)

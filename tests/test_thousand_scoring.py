@@ -183,9 +183,8 @@ def test_golden_rounds_are_the_first_three_played_rounds():
     for _ in range(4):
         goldens.append(s.golden)
         act(s, s.first_hand, "bid", value=100)
-        for seat in s.active:
-            if s.phase == "bidding":
-                act(s, s.to_act, "pass")
+        while s.phase == "bidding":
+            act(s, s.to_act, "pass")
         to_play(s)
         play_out(s)
         s.next_round_in_place(make_deal(3, s.next_dealer, {}))
