@@ -158,6 +158,7 @@ class KozelState(GameState):
             events.append(Event("carry_taken", sc.carry_to, {"amount": sc.carry_in}))
         elif sc.carry_in and sc.carry and sc.carry == sc.carry_in:
             events.append(Event("carry_kept", None, {"carry": sc.carry}))
+        opened_before = self.opened
         self._totals, self.remembered, self.opened, self.carry = sc.totals, sc.remembered, sc.opened, sc.carry
         round_no = len(self.log)
         row = {
@@ -177,7 +178,9 @@ class KozelState(GameState):
             "fish_to": sc.fish_to,
         }
         self.sheet.append(row)
-        events.append(Event("round_scores", None, {k: v for k, v in row.items() if k != "redeal"}))
+        data = {k: v for k, v in row.items() if k != "redeal"}
+        data["opened_now"] = [sc.opened[i] and not was for i, was in enumerate(opened_before)]
+        events.append(Event("round_scores", None, data))
         self.leader = by
         self.turn = None
         self.revealed = [list(h) for h in self.hands]
