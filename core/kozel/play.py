@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.base import Action, Event, IllegalAction, MalformedAction
-from core.kozel.chain import ENDS, fitting_ends
-from core.kozel.tiles import FIRST_LEAD_ORDER, PIPS, TILE_ORDER, normalize
+from core.kozel.chain import ENDS
+from core.kozel.tiles import FIRST_LEAD_ORDER, PIPS, TILE_ORDER, TILES, normalize
 
 if TYPE_CHECKING:
     from core.kozel.state import KozelState
@@ -53,11 +53,27 @@ def has_fit(hand: list[str], left: int, right: int) -> bool:
     return False
 
 
+# Actions are immutable: one shared object per (seat, tile, end) keeps listing legal plays cheap.
+_PLAYS: dict[tuple[int, str, str], Action] = {
+    (seat, t, e): Action(seat, "play", tile=t, end=e) for seat in range(4) for t in TILES for e in ENDS
+}
+
+
 def legal_plays(state: KozelState, seat: int) -> list[Action]:
-    if state.phase != "play" or seat != state.to_act:
+    if state.phase != "play" or seat != state.turn:
         return []
-    fits = playable(state.hands[seat], state.left, state.right, state.forced)
-    return [Action(seat, "play", tile=t, end=e) for t, ends in fits.items() for e in ends]
+    left, right = state.left, state.right
+    if left is None:
+        tiles = [state.forced] if state.forced is not None else state.hands[seat]
+        return [_PLAYS[seat, t, e] for t in tiles for e in ENDS]
+    out = []
+    for t in state.hands[seat]:
+        a, b = PIPS[t]
+        if a == left or b == left:
+            out.append(_PLAYS[seat, t, "left"])
+        if a == right or b == right:
+            out.append(_PLAYS[seat, t, "right"])
+    return out
 
 
 def check_play(state: KozelState, action: Action) -> tuple[str, str]:
@@ -68,9 +84,10 @@ def check_play(state: KozelState, action: Action) -> tuple[str, str]:
         raise MalformedAction(
             f"unknown action '{action.type}': kozel has only 'play'", "unknown_action", type=action.type
         )
-    extra = [f for f in ("value", "card", "to", "index", "suit") if getattr(action, f) is not None]
-    if extra:
-        raise MalformedAction(f"a play has no field '{extra[0]}'", "malformed_action", field=extra[0])
+    if action.value is not None or action.card is not None or action.to is not None or action.index is not None:
+        _no_extra_fields(action)
+    if action.suit is not None:
+        _no_extra_fields(action)
     if action.tile is None:
         raise MalformedAction("a play needs a 'tile' like 3-5", "malformed_action", field="tile")
     tile = normalize(action.tile)
@@ -80,19 +97,25 @@ def check_play(state: KozelState, action: Action) -> tuple[str, str]:
         raise MalformedAction('a play needs \'end\': "left" or "right"', "bad_end", end=action.end)
     if not 0 <= action.seat < state.players:
         raise IllegalAction(f"there is no seat {action.seat}", "bad_seat", seat=action.seat)
-    if action.seat != state.to_act:
-        raise IllegalAction("it is not your turn", "not_your_turn", seat=action.seat, to_act=state.to_act)
+    if action.seat != state.turn:
+        raise IllegalAction("it is not your turn", "not_your_turn", seat=action.seat, to_act=state.turn)
     hand = state.hands[action.seat]
     if tile not in hand:
         raise IllegalAction(f"you do not hold {tile}", "tile_not_held", tile=tile)
     if state.left is None and state.forced is not None and tile != state.forced:
         raise IllegalAction(f"the first tile of the game must be {state.forced}", "must_lead", tile=state.forced)
-    if action.end not in fitting_ends(tile, state.left, state.right):
-        value = state.left if action.end == "left" else state.right
+    value = state.left if action.end == "left" else state.right
+    if value is not None and value not in PIPS[tile]:
         raise IllegalAction(
             f"{tile} does not fit the {action.end} end ({value})", "no_match", tile=tile, end=action.end, value=value
         )
     return tile, action.end
+
+
+def _no_extra_fields(action: Action) -> None:
+    for name in ("value", "card", "to", "index", "suit"):
+        if getattr(action, name) is not None:
+            raise MalformedAction(f"a play has no field '{name}'", "malformed_action", field=name)
 
 
 def advance(state: KozelState, seat: int) -> list[Event]:
