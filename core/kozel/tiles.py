@@ -26,7 +26,7 @@ def normalize(text: object) -> str | None:
     """The canonical form of a tile written ``a-b`` or ``b-a`` (``"5-3"`` -> ``"3-5"``), else None."""
     if not isinstance(text, str):
         return None
-    return _INPUT.get(text.strip())
+    return _INPUT.get(text)
 
 
 def is_double(tile: str) -> bool:
