@@ -33,7 +33,7 @@ def sample(players: int, seed: int, index: int) -> tuple[tuple[float, ...], tupl
     table = from_state(state, seat, memory, [])
     suits = ["S", "C", "D", "H"]
     # mostly the suit a normal player likes best, sometimes any suit, so that weak hands are seen too
-    suit = max(suits, key=lambda s: normal.bid_chance(table, s)) if rng.random() < 0.6 else rng.choice(suits)
+    suit = max(suits, key=lambda s: normal.bid_value(table, s)) if rng.random() < 0.6 else rng.choice(suits)
     leads = seat == first
     hand6 = list(state.hands[seat])
     if suit == state.open[1]:

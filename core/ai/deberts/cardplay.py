@@ -38,7 +38,7 @@ def seats_after(t: Table) -> list[int]:
 class Reading:
     """Who may hold each unseen card, computed once per decision."""
 
-    __slots__ = ("t", "trump", "unseen", "held_p", "by_suit")
+    __slots__ = ("t", "trump", "unseen", "held_p", "by_suit", "_survive")
 
     def __init__(self, t: Table) -> None:
         self.t = t
@@ -46,28 +46,44 @@ class Reading:
         unseen = t.unseen()
         self.unseen = unseen
         mem = t.memory
+        counts = t.hand_counts
         others = [s for s in range(t.players) if s != t.seat]
-        owner = {c: s for s in others for c in mem.holds[s] if c in unseen}
-
-        def possible(c: str, s: int) -> bool:
-            return c[1] not in mem.voids[s] and c not in mem.lacks[s] and t.hand_counts[s] > 0
-
-        rate = {}
-        for s in others:  # a seat's free places spread over the unseen cards it may hold
-            pinned = sum(1 for o in owner.values() if o == s)
-            room = sum(1 for c in unseen if c not in owner and possible(c, s))
-            rate[s] = min(1.0, max(0, t.hand_counts[s] - pinned) / room) if room else 0.0
-        held: dict[str, dict[int, float]] = {}
+        owner: dict[str, int] = {}
+        for s in others:
+            for c in mem.holds[s]:
+                if c in unseen:
+                    owner[c] = s
+        room = dict.fromkeys(others, 0)
+        possible: dict[str, list[int]] = {}
         for c in unseen:
             if c in owner:
-                held[c] = {s: float(s == owner[c]) for s in others}
+                continue
+            suit = c[1]
+            ps = [s for s in others if counts[s] and suit not in mem.voids[s] and c not in mem.lacks[s]]
+            possible[c] = ps
+            for s in ps:
+                room[s] += 1
+        pinned = dict.fromkeys(others, 0)
+        for s in owner.values():
+            pinned[s] += 1
+        # a seat's free places spread over the unseen cards it may hold (the stock takes the rest)
+        rate = {s: min(1.0, max(0, counts[s] - pinned[s]) / room[s]) if room[s] else 0.0 for s in others}
+        held: dict[str, list[float]] = {}
+        zero = [0.0] * t.players
+        for c in unseen:
+            row = list(zero)
+            if c in owner:
+                row[owner[c]] = 1.0
             else:
-                held[c] = {s: rate[s] if possible(c, s) else 0.0 for s in others}
+                for s in possible[c]:
+                    row[s] = rate[s]
+            held[c] = row
         self.held_p = held
         by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
         for c in unseen:
             by_suit[c[1]].append(c)
         self.by_suit = by_suit
+        self._survive: dict[tuple[str, tuple[int, ...]], float] = {}
 
     def p_void(self, seat: int, suit: str) -> float:
         if suit in self.t.memory.voids[seat]:
@@ -81,15 +97,21 @@ class Reading:
         """Chance that ``card`` is not beaten by the opponents in ``later``."""
         if not later:
             return 1.0
+        key = (card, tuple(later))
+        got = self._survive.get(key)
+        if got is not None:
+            return got
         trump = self.trump
         pw = power(card, trump)
         p = 1.0
         for h in self.by_suit[card[1]]:
             if power(h, trump) > pw:
-                p *= 1.0 - min(1.0, sum(self.held_p[h][o] for o in later))
+                row = self.held_p[h]
+                p *= 1.0 - min(1.0, sum(row[o] for o in later))
         if card[1] != trump:
             for o in later:
                 p *= 1.0 - self.p_void(o, card[1]) * (1.0 - self.p_void(o, trump))
+        self._survive[key] = p
         return p
 
 

@@ -73,6 +73,20 @@ def margin(hand: list[str], trump: str, leads: bool, stage: str, players: int) -
     return intercept + sum(a * x for a, x in zip(coef, f)), spread
 
 
+def declare_value(mean: float, spread: float, players: int) -> float:
+    """Expected score difference of declaring: the margin when made, minus what a bait hands over.
+
+    Made, the declarer is ahead of the others by about the margin; baited, he writes 0 and the defenders
+    share all the points of the round (about 115 in play with two players, half of about 145 each with
+    three).
+    """
+    z = mean / spread
+    made = chance(mean, spread)
+    gain = mean * made + spread * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+    loss = 115.0 if players == 2 else 72.0
+    return gain - loss * (1.0 - made)
+
+
 def chance(mean: float, spread: float) -> float:
     """Probability that the margin ~ Normal(mean, spread) is above zero (the declarer makes it)."""
     return 0.5 * math.erfc((0.5 - mean) / (spread * math.sqrt(2)))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 from core.ai.deberts.cardplay import choose_card
-from core.ai.deberts.estimate import chance, margin
+from core.ai.deberts.estimate import declare_value, margin
 from core.ai.deberts.table import Table
 from core.base import Action
 
-MAKE = 0.62  # the chance of making it that the normal player wants before naming trump
+PASS_VALUE = -8.0  # what passing is worth when someone else may still name trump (they only do when it pays)
 
 
 def decide(t: Table, rng: random.Random) -> Action:
@@ -26,28 +26,33 @@ def decide(t: Table, rng: random.Random) -> Action:
     return Action(t.seat, "play", card=card)
 
 
-def bid_chance(t: Table, suit: str) -> float:
-    """The chance of making it as the declarer with ``suit`` as trump, from the six cards held."""
+def bid_value(t: Table, suit: str) -> float:
+    """The expected score difference of declaring with ``suit`` as trump, from the six cards held."""
     hand = list(t.hand)
     if t.circle == 1 and t.seven_swap and t.open is not None and "7" + suit in hand:
         hand = [c for c in hand if c != "7" + suit] + [t.open]  # the seven will be swapped for the open card
     leads = (t.dealer + 1) % t.players == t.seat
     mean, spread = margin(hand, suit, leads, "bid", t.players)
-    return chance(mean, spread)
+    return declare_value(mean, spread, t.players)
+
+
+def pass_value(t: Table) -> float:
+    """Passing as the dealer in the second circle ends the round with nothing for anyone."""
+    return 0.0 if t.circle == 2 and t.seat == t.dealer else PASS_VALUE
 
 
 def bid(t: Table, by_type: dict[str, list[Action]]) -> Action:
     passes = by_type.get("pass", [])
     if "play_trump" in by_type:
         assert t.open is not None
-        if bid_chance(t, t.open[1]) >= MAKE or not passes:
+        if bid_value(t, t.open[1]) > pass_value(t) or not passes:
             return by_type["play_trump"][0]
         return passes[0]
     named = by_type.get("name_suit", [])
     if not named:
         return passes[0]
-    best = max(named, key=lambda a: (bid_chance(t, a.suit), a.suit))  # type: ignore[arg-type]
-    if not passes or bid_chance(t, best.suit) >= MAKE:  # type: ignore[arg-type]
+    best = max(named, key=lambda a: (bid_value(t, a.suit), a.suit))  # type: ignore[arg-type]
+    if not passes or bid_value(t, best.suit) > pass_value(t):  # type: ignore[arg-type]
         return best
     return passes[0]
 
