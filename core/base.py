@@ -320,10 +320,7 @@ class GameState(ABC):
     def loser(self) -> int | None:
         return None
 
-    @property
-    @abstractmethod
-    def totals(self) -> list[int]:
-        """Current game totals per seat."""
+    totals: list[int]  # current game totals per seat
 
     # ---- moves -----------------------------------------------------------------------------------
     @abstractmethod

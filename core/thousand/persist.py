@@ -1,0 +1,72 @@
+"""Loading a stored Thousand state: every field checked, so corrupt storage is refused, never half-loaded."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from core.base import BadState, OptionsError
+from core.thousand.cards import DECK
+from core.thousand.options import ThousandOptions
+
+_INT_LISTS = ("totals", "bolts", "barrel_attempts", "missed_barrels", "tricks_taken", "card_pts")
+_PHASES = ("bidding", "talon", "give", "contract", "play", "round_over", "game_over")
+
+
+def load_state(cls: type, data: Any) -> Any:
+    from core.thousand.state import _GAME_FIELDS, _ROUND_FIELDS
+
+    if not isinstance(data, dict) or data.get("game") != "thousand":
+        raise BadState("not a stored Thousand game")
+    if data.get("version") != 1:
+        raise BadState(f"unknown stored version {data.get('version')!r}")
+    missing = [f for f in ("options", *_GAME_FIELDS, *_ROUND_FIELDS) if f not in data]
+    if missing:
+        raise BadState(f"stored game lacks '{missing[0]}'")
+    players = data["players"]
+    if type(players) is not int or not 2 <= players <= 4:
+        raise BadState("stored game has a wrong number of players")
+    try:
+        options = ThousandOptions.from_dict(players, data["options"])
+    except OptionsError as err:
+        raise BadState(f"stored options are wrong: {err}") from None
+    if data["phase"] not in _PHASES:
+        raise BadState(f"unknown phase {data['phase']!r}")
+    for name in _INT_LISTS:
+        v = data[name]
+        if not isinstance(v, list) or len(v) != players or any(type(x) is not int for x in v):
+            raise BadState(f"stored field '{name}' is damaged")
+    if not isinstance(data["barrel"], list) or len(data["barrel"]) != players:
+        raise BadState("stored field 'barrel' is damaged")
+    for name in ("hands", "bids"):
+        if not isinstance(data[name], list) or len(data[name]) != players:
+            raise BadState(f"stored field '{name}' is damaged")
+    for name in ("history", "log", "talons", "gives", "trick", "marriages", "played", "active"):
+        if not isinstance(data[name], list):
+            raise BadState(f"stored field '{name}' is damaged")
+
+    state = object.__new__(cls)
+    state.options = options
+    from core.thousand.state import _plain_copy
+
+    for name in _GAME_FIELDS + _ROUND_FIELDS:
+        setattr(state, name, _plain_copy(data[name]))
+    _check_cards(state)
+    return state
+
+
+def _check_cards(state: Any) -> None:
+    if state.phase not in ("bidding", "talon", "give", "contract", "play"):
+        return
+    try:
+        cards = [c for h in state.hands for c in h] + list(state.played)
+        for i, t in enumerate(state.talons):
+            if i != state.talon_taken:
+                cards += t
+        counts = Counter(cards)
+    except TypeError:
+        raise BadState("stored cards are damaged") from None
+    if counts != Counter(DECK):
+        raise BadState("the stored cards do not make one deck")
+    if state.to_act is None:
+        raise BadState("stored game has nobody to act")

@@ -1,0 +1,190 @@
+"""Settling a Thousand round: round results, bolts, the barrel, climbing on, the dump truck (RULES.md §1).
+
+``settle`` is a pure function of what happened in the round and the game's standing before it; it returns
+the new standing plus the notes a score sheet shows. The order of adjustments is the one RULES.md fixes:
+round points (x2 in a golden round) -> bolts -> barrel (win, rule 2, attempts, missed barrels) ->
+climbing on -> dump truck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.thousand.cards import MARRIAGE, card_points, half_up5, marriages_in, round_defender
+
+BARREL = 880
+WIN = 1000
+PENALTY = 120
+
+
+@dataclass
+class RoundOutcome:
+    """What happened in one played (not redealt) round."""
+
+    players: int
+    active: list[int]
+    sitting_out: int | None
+    declarer: int
+    bid: int
+    contract: int
+    conceded: bool
+    points: list[int]  # card points of tricks (+ the 2p second talon when it goes to the last trick) + marriages
+    tricks: list[int]
+    talon: list[str]  # the dealt talon (4p: the sitting-out dealer scores it)
+    golden: bool
+
+
+@dataclass
+class Standing:
+    """The game's standing between rounds."""
+
+    totals: list[int]
+    bolts: list[int]
+    barrel: list[bool]
+    barrel_attempts: list[int]
+    missed_barrels: list[int]
+
+    def copy(self) -> Standing:
+        return Standing(
+            list(self.totals),
+            list(self.bolts),
+            list(self.barrel),
+            list(self.barrel_attempts),
+            list(self.missed_barrels),
+        )
+
+
+@dataclass
+class Settlement:
+    standing: Standing
+    results: list[int]  # round results per seat after golden doubling (before penalties)
+    made: bool | None
+    stand_still: bool
+    notes: list[dict] = field(default_factory=list)
+    winner: int | None = None
+
+
+def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in_a_row: bool,
+           missed_barrels_reset: bool, dump_truck: bool) -> Settlement:  # fmt: skip
+    st = before.copy()
+    n = o.players
+    d = o.declarer
+    on_barrel = list(before.barrel)
+    notes: list[dict] = []
+
+    def note(seat: int, kind: str, value: int = 0, **extra: object) -> None:
+        notes.append({"seat": seat, "type": kind, "value": value, **extra})
+
+    # 1. round results ------------------------------------------------------------------------------
+    res = [0] * n
+    made: bool | None
+    stand_still = on_barrel[d] and o.contract == 121 and not o.conceded
+    if o.conceded:
+        made = None
+        res[d] = -o.bid if concede_penalty else 0
+        for s in o.active:
+            if s != d:
+                res[s] = half_up5(o.contract)
+    else:
+        made = o.points[d] >= o.contract
+        res[d] = o.contract if made else -o.contract
+        for s in o.active:
+            if s != d:
+                res[s] = round_defender(o.points[s])
+    if o.sitting_out is not None:
+        talon_value = round_defender(card_points(o.talon)) + sum(MARRIAGE[s] for s in marriages_in(o.talon))
+        res[o.sitting_out] = talon_value
+    for s in range(n):
+        if on_barrel[s]:
+            if s == d and not o.conceded:
+                if not made and o.contract == 121:
+                    res[s] = 0  # a failed attempt costs nothing by itself
+            else:
+                res[s] = 0  # on the barrel only a won contract counts
+    if stand_still:
+        for s in range(n):
+            if s != d:
+                res[s] = 0
+    if o.golden:
+        res = [2 * r for r in res]
+    for s in range(n):
+        if not on_barrel[s]:
+            st.totals[s] += res[s]
+
+    # 2. bolts --------------------------------------------------------------------------------------
+    for s in o.active:
+        if on_barrel[s] or (stand_still and s != d):
+            continue  # cannot get a bolt: neither counts nor breaks a row
+        if o.conceded:
+            got = s == d and not concede_penalty
+        else:
+            got = o.tricks[s] == 0
+        if got:
+            st.bolts[s] += 1
+            note(s, "bolt", st.bolts[s])
+            if st.bolts[s] >= 3:
+                st.bolts[s] = 0
+                st.totals[s] -= PENALTY
+                note(s, "bolt_penalty", -PENALTY)
+        elif bolts_in_a_row:
+            st.bolts[s] = 0
+
+    # 3. the barrel -------------------------------------------------------------------------------------
+    winner = None
+    for s in range(n):
+        if not on_barrel[s] or s == o.sitting_out:
+            continue  # a 4p round he deals is no attempt
+        if s == d and not o.conceded and made:
+            st.totals[s] += res[s]
+            note(s, "barrel_win", res[s])
+            winner = s
+            continue
+        if s == d and not o.conceded and not made and o.contract > 121:
+            st.totals[s] += res[s]
+            st.barrel[s] = False
+            st.barrel_attempts[s] = 0
+            note(s, "barrel_fail", res[s], contract=o.contract)
+            continue
+        st.barrel_attempts[s] += 1
+        note(s, "barrel_attempt", 0, attempt=st.barrel_attempts[s])
+        if st.barrel_attempts[s] >= 3:
+            st.totals[s] -= PENALTY
+            st.barrel[s] = False
+            st.barrel_attempts[s] = 0
+            st.missed_barrels[s] += 1
+            note(s, "barrel_fall", -PENALTY, reason="attempts", missed=st.missed_barrels[s])
+            if missed_barrels_reset and st.missed_barrels[s] >= 3:
+                note(s, "missed_barrels_reset", -st.totals[s])
+                st.totals[s] = 0
+                st.missed_barrels[s] = 0
+
+    # 4. climbing on ----------------------------------------------------------------------------------
+    if winner is None:
+        climbers = [s for s in range(n) if not on_barrel[s] and st.totals[s] >= BARREL]
+        if climbers:
+            for s in range(n):
+                if st.barrel[s] and s not in climbers:
+                    st.totals[s] -= PENALTY
+                    st.barrel[s] = False
+                    st.barrel_attempts[s] = 0
+                    note(s, "barrel_fall", -PENALTY, reason="pushed")
+            for s in climbers:
+                st.totals[s] = BARREL
+                st.barrel_attempts[s] = 0
+                if len(climbers) == 1:
+                    st.barrel[s] = True
+                    note(s, "barrel_on", 0)
+                else:
+                    st.totals[s] -= PENALTY
+                    note(s, "barrel_fall", -PENALTY, reason="together")
+
+    # 5. dump truck -------------------------------------------------------------------------------------
+    if dump_truck:
+        for s in range(n):
+            if st.totals[s] in (555, -555):
+                note(s, "dump_truck", -st.totals[s])
+                st.totals[s] = 0
+
+    if winner is not None and st.totals[winner] < WIN:  # pragma: no cover - 880 + contract >= 1001
+        winner = None
+    return Settlement(st, res, made, stand_still, notes, winner)
