@@ -109,7 +109,11 @@ def _draw_face(card: str, width: int, style: str) -> Image.Image:
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     d.rounded_rectangle(
-        (0, 0, W - 1, H - 1), radius=W * 0.075, fill=(*palette.CARD_FACE, 255), outline=(*palette.CARD_EDGE, 255), width=k
+        (0, 0, W - 1, H - 1),
+        radius=W * 0.075,
+        fill=(*palette.CARD_FACE, 255),
+        outline=(*palette.CARD_EDGE, 255),
+        width=k,
     )
     idx = _index(rank_label(rank), suit, W, color, compact)
     ix, iy = int(W * 0.05), int(H * 0.035)
@@ -126,7 +130,11 @@ def _draw_face(card: str, width: int, style: str) -> Image.Image:
     else:
         fx0, fy0, fx1, fy1 = int(W * 0.315), int(H * 0.06), int(W * 0.685), int(H * 0.94)
         d.rounded_rectangle(
-            (fx0, fy0, fx1, fy1), radius=W * 0.04, fill=(*palette.tint(color, 0.88), 255), outline=(*color, 255), width=k * 2
+            (fx0, fy0, fx1, fy1),
+            radius=W * 0.04,
+            fill=(*palette.tint(color, 0.88), 255),
+            outline=(*color, 255),
+            width=k * 2,
         )
         fw, fh = fx1 - fx0, fy1 - fy0
         top = _court_half(rank, suit, fw, fh // 2, color, style)
@@ -167,7 +175,11 @@ def card_back(width: int) -> Image.Image:
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     d.rounded_rectangle(
-        (0, 0, W - 1, H - 1), radius=W * 0.075, fill=(*palette.CARD_FACE, 255), outline=(*palette.CARD_EDGE, 255), width=k
+        (0, 0, W - 1, H - 1),
+        radius=W * 0.075,
+        fill=(*palette.CARD_FACE, 255),
+        outline=(*palette.CARD_EDGE, 255),
+        width=k,
     )
     m = int(W * 0.07)
     inner = (m, m, W - 1 - m, H - 1 - m)

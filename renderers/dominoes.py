@@ -51,7 +51,9 @@ def _draw_vertical(a: int, b: int, length: int) -> Image.Image:
     d = ImageDraw.Draw(im)
     _outline(d, W, H, palette.TILE_FACE, palette.TILE_EDGE)
     # a soft shade along the bottom and right edges gives the tile some thickness
-    d.rounded_rectangle((W * 0.06, H * 0.03, W * 0.94, H * 0.97), radius=W * 0.1, outline=(228, 222, 204, 255), width=SS)
+    d.rounded_rectangle(
+        (W * 0.06, H * 0.03, W * 0.94, H * 0.97), radius=W * 0.1, outline=(228, 222, 204, 255), width=SS
+    )
     mid = H / 2
     d.line((W * 0.12, mid, W * 0.88, mid), fill=(*palette.TILE_EDGE, 255), width=max(SS, int(W * 0.035)))
     r = W * 0.1

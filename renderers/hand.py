@@ -15,7 +15,6 @@ from PIL import Image
 from renderers import canvas, palette
 from renderers.cards import card_face, card_size
 from renderers.dominoes import parse_tile, tile_face, tile_size
-from renderers.output import Picture, encode
 
 CARD_WIDTH = 150
 STEP = 0.62  # visible part of an overlapped card, in card widths
@@ -133,9 +132,3 @@ def hand_image(view: dict[str, Any], style: str = "classic") -> Image.Image:
     trump = view.get("trump")
     cards = sort_cards(list(hand), str(game), trump)
     return draw_cards(cards, legal_cards(view), style, trump=trump)
-
-
-def render_hand(view: dict[str, Any], style: str = "classic", lang: str = "en", fmt: str | None = None) -> Picture:
-    """The picture of the viewer's own hand from ``state.view(seat)``."""
-    im = hand_image(view, style)
-    return encode(im) if fmt is None else encode(im, fmt)

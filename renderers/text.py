@@ -1,8 +1,9 @@
 """Text for pictures: the shipped DejaVu fonts, clean player names, ellipsizing and cached text sprites.
 
-Names come from chat users: emoji and invisible characters are stripped, characters the font cannot draw
-become ``?``, and a name never overflows its box (cut by measured width, ending in ``…``). Rendered text
-is cached as small RGBA sprites so that drawing a picture pastes instead of rasterizing glyphs again.
+Names come from chat users: emoji, invisible characters and characters the font cannot draw are stripped
+(a name left empty becomes "Seat N"), and a name never overflows its box (cut by measured width, ending in
+``…``). Rendered text is cached as small RGBA sprites so that drawing a picture pastes instead of
+rasterizing glyphs again.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _is_emoji(cp: int) -> bool:
 
 @lru_cache(maxsize=1024)
 def clean_name(name: str | None, fallback: str = "?") -> str:
-    """A name safe to draw: no emoji, no control/format characters, unknown glyphs as ``?``."""
+    """A name safe to draw: no emoji, no control/format characters, nothing the font lacks; else ``fallback``."""
     if not isinstance(name, str):
         return fallback
     out: list[str] = []
@@ -77,10 +78,8 @@ def clean_name(name: str | None, fallback: str = "?") -> str:
                 out.append(ch)
         elif has_glyph(ch):
             out.append(ch)
-        elif not out or out[-1] != "?":
-            out.append("?")
     text = " ".join("".join(out).split())
-    return text if text.strip("?") else fallback
+    return text or fallback
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
@@ -104,9 +103,7 @@ def ellipsize(text: str, size: int, bold: bool, max_width: int) -> str:
 
 
 @lru_cache(maxsize=4096)
-def text_sprite(
-    text: str, size: int, color: tuple[int, ...], bold: bool = False, shadow: bool = False
-) -> Image.Image:
+def text_sprite(text: str, size: int, color: tuple[int, ...], bold: bool = False, shadow: bool = False) -> Image.Image:
     """The text drawn once on a transparent RGBA sprite (tight around the line's ascent/descent)."""
     f = font(size, bold)
     ascent, descent = f.getmetrics()
