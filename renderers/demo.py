@@ -50,7 +50,7 @@ def build(out: Path) -> list[tuple[str, list[str]]]:
                 if moment in PRIVATE:
                     pic = render_table(own, names, style, lang)
                     files.append(_write(out, f"{game}-{n}p-{moment}-table-seat{seat + 1}", pic))
-                if own.get("hand"):
+                if own.get("hand") and own["phase"] not in ("round_over", "game_over"):
                     pic = render_hand(own, style, lang)
                     files.append(_write(out, f"{game}-{n}p-{moment}-hand-seat{seat + 1}", pic))
             for moment in ("round_over", "game_over"):

@@ -36,6 +36,12 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "runs": ("Runs", "Комбинации", "Комбінації"),
     "bella": ("bella", "бэла", "бела"),
     "stock": ("Stock", "Колода", "Колода"),
+    "play": ("play", "играю", "граю"),
+    "made": ("made", "сыграл", "зіграв"),
+    "target": ("to {n}", "до {n}", "до {n}"),
+    "circle": ("Circle {n}", "Круг {n}", "Коло {n}"),
+    "end_left": ("L", "Л", "Л"),
+    "end_right": ("R", "П", "П"),
 }
 
 
@@ -56,3 +62,13 @@ def seat_names(names: list[str] | None, players: int, lang: str = "en") -> list[
         raw = names[i] if names is not None and i < len(names) else None
         out.append(clean_name(raw, fallback))
     return out
+
+
+def signed(value: int) -> str:
+    """``+120``, ``−100`` (a real minus sign), ``0``."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def number(value: int) -> str:
+    """A total: ``120``, ``−100``."""
+    return f"\u2212{-value}" if value < 0 else str(value)

@@ -14,19 +14,10 @@ from renderers import canvas, palette, shapes, sheet
 from renderers import table as T
 from renderers.cards import card_back, card_face, card_size
 from renderers.hand import sort_cards
-from renderers.labels import seat_names, word
+from renderers.labels import number, seat_names, signed, word
 from renderers.text import ellipsize, paste_text
 
 GIVE_PHASES = ("bidding", "talon", "give", "contract")
-
-
-def signed(value: int) -> str:
-    """``+120``, ``−100`` (a real minus sign), ``0``."""
-    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
-
-
-def total_text(value: int) -> str:
-    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def _plate_marks(v: dict[str, Any], s: int) -> list[Image.Image]:
@@ -98,7 +89,7 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
             im,
             spot,
             names_[s],
-            total_text(int(totals[s])),
+            number(int(totals[s])),
             active=not finished and v.get("to_act") == s,
             dealer=v.get("dealer") == s,
             idle=v.get("sitting_out") == s,
@@ -200,8 +191,8 @@ def _talon_groups(
     for i, (g, gw) in enumerate(zip(groups, widths)):
         T.draw_cards_row(im, x + gw / 2, cy, g, width, style, gap)
         if numbered:
-            number = T.bubble_sprite(str(i + 1), palette.TEXT_DARK, (245, 245, 238, 240), 24)
-            canvas.paste_center(im, number, x + gw / 2, cy + h / 2 + 34)
+            tag = T.bubble_sprite(str(i + 1), palette.TEXT_DARK, (245, 245, 238, 240), 24)
+            canvas.paste_center(im, tag, x + gw / 2, cy + h / 2 + 34)
         x += gw + group_gap
 
 
@@ -256,7 +247,7 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         sheet.cached_row(sheet.row_key("thousand", r, lang), lambda r=r: _sheet_row(r, n, lang), n, True) for r in rows
     ]
     totals = v.get("totals") or [0] * n
-    footer = [sheet.Cell([sheet.ink(total_text(int(t)), palette.INK, bold=True, size=26)]) for t in totals]
+    footer = [sheet.Cell([sheet.ink(number(int(t)), palette.INK, bold=True, size=26)]) for t in totals]
     return sheet.draw(
         names_,
         strips,
@@ -287,7 +278,7 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
             contract_cell.append(sheet.ink(word("conceded", lang), palette.INK_SOFT, size=18))
     cells = []
     for s in range(n):
-        parts = [sheet.ink(total_text(int(r["totals"][s])), palette.INK, bold=True)]
+        parts = [sheet.ink(number(int(r["totals"][s])), palette.INK, bold=True)]
         score = int(r["scores"][s])
         color = palette.INK_GREEN if score > 0 else palette.INK_RED if score < 0 else palette.INK_SOFT
         parts.append(sheet.ink(signed(score), color, size=18))
