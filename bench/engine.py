@@ -38,7 +38,8 @@ def measure(name: str, players: int, games_n: int, seed: int) -> dict:
 
     def count(state) -> None:
         nonlocal actions
-        actions += 1
+        if state.to_act is not None:  # called before each step: an action follows (not a new deal)
+            actions += 1
 
     start = time.perf_counter()
     for i in range(games_n):

@@ -20,7 +20,7 @@ import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 # --------------------------------------------------------------------------------------------------
 # Errors
@@ -95,12 +95,12 @@ _ACTION_FIELDS: dict[str, tuple[str, type]] = {
 _SHORT_TO_FIELD = {short: name for name, (short, _t) in _ACTION_FIELDS.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One decision of one seat, e.g. ``Action(1, "bid", value=100)`` or ``Action(0, "play", card="AS")``.
 
     Its JSON form is exactly the record's action object (SCENARIOS.md); ``code()`` is a short string for
     buttons (``bid,v=100``, ``give,c=QS,t=2``) that ``Action.parse(seat, code)`` reads back.
+    It is an immutable named tuple: cheap to create, comparable, hashable.
     """
 
     seat: int
@@ -114,12 +114,7 @@ class Action:
     end: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
-        for name in _ACTION_FIELDS:
-            v = getattr(self, name)
-            if v is not None:
-                out[name] = v
-        return out
+        return {k: v for k, v in zip(self._fields, self) if v is not None}
 
     @classmethod
     def from_json(cls, data: Any) -> Action:
@@ -189,7 +184,7 @@ class Action:
 # Events
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Something that happened, for a chat to tell: ``Event("bid", seat=1, data={"value": 110})``.
 

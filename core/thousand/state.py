@@ -636,7 +636,14 @@ class ThousandState(GameState):
         new = object.__new__(ThousandState)
         new.options = self.options
         for name in _GAME_FIELDS + _ROUND_FIELDS:
-            setattr(new, name, _plain_copy(getattr(self, name)))
+            if name not in ("log", "history"):
+                setattr(new, name, _plain_copy(getattr(self, name)))
+        # finished rounds and score-sheet rows are never changed once written: share them
+        new.history = list(self.history)
+        new.log = list(self.log)
+        if new.log:
+            last = new.log[-1]
+            new.log[-1] = {"deal": last["deal"], "actions": list(last["actions"])}
         return new
 
     def record(self) -> dict[str, Any]:
