@@ -158,9 +158,8 @@ def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width:
     for i in range(layers):
         canvas.paste(im, back, x0 - i * 3, cy - h / 2 - i * 3)
     if count:
-        paste_text(
-            im, (x0 + w / 2, cy + h / 2 + 6), str(count), T.SMALL, palette.TEXT, bold=True, anchor="mt", shadow=True
-        )
+        top = cy - h / 2 - 3 * layers - 8
+        paste_text(im, (x0 + w / 2, top), str(count), T.SMALL, palette.TEXT, bold=True, anchor="mb", shadow=True)
     x = cx + 8
     if shown:
         canvas.paste(im, card_face(shown, width, style), x, cy - h / 2)

@@ -87,6 +87,10 @@ def draw_cards(
     if not cards:
         canvas.paste(im, canvas.plate(w, h, (0, 0, 0, 60), (255, 255, 255, 90), radius=width // 12), PAD, top)
         return im
+    trump_xs = [x for card, x in zip(cards, xs) if card[1] == trump]
+    if trump_xs:  # a gold bar under the trump suit
+        bar_w = trump_xs[-1] + w - trump_xs[0]
+        canvas.paste(im, canvas.plate(bar_w, 8, palette.GOLD, None, 4), trump_xs[0], total_h - PAD // 2 - 6)
     for card, x in zip(cards, xs):
         playable = card in legal
         sprite = card_face(card, width, style, dim=marking and not playable)
