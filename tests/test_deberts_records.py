@@ -84,13 +84,17 @@ def test_record_10_events_and_views_tell_the_runs_and_bella():
         {"seat": 1, "reason": "trump_run"},
     ]
     text = describe(runs, "en", ["Ann", "Bob", "Cat"])
-    assert "Cat" in text and "the trump run wins" in text and "K♣ Q♣ J♣" in text
+    assert "Cat" in text and "the trump run wins" in text and "K♥ Q♥ J♥" in text
+    # beaten runs are told only by kind and top rank, as players compare them aloud: no cards revealed
+    assert "(terz to K)" in text and "♣" not in text and "♦" not in text and "♠" not in text
     assert [e.seat for e in events if e.type == "bella"] == [2]
     assert [e.seat for e in events if e.type == "runs_counted"] == [2]
     result = next(e for e in events if e.type == "round_result")
     assert result.data["points"] == [18, 50, 123] and result.data["result"] == "made"
     view = state.view(None)
     assert view["runs"]["scorer"] == 2 and view["runs"]["status"] == "scored" and view["bella"] == 2
+    assert view["runs"]["by_seat"][0] == [{"kind": "terz", "top": "K", "points": 20}]
+    assert all("cards" in r for r in state.view(0)["runs"]["by_seat"][0])  # a seat sees its own runs
     assert view["score_sheet"][-1]["result"] == "made" and view["score_sheet"][-1]["declarer"] == 2
     assert view["tricks_taken"] == [1, 3, 5] and view["last_trick"]["winner"] == 1
 

@@ -93,3 +93,29 @@ def decide(hands: list[list[str]], trump: str, dealer: int, moscow: bool) -> dic
         "beaten": beaten,
         "status": "pending",
     }
+
+
+def public_runs(runs: dict[str, Any] | None, viewer: int | None = None) -> dict[str, Any] | None:
+    """What a seat may see of the runs (``viewer`` None: everyone).
+
+    The scorer shows his runs with their cards, and a seat sees its own; a beaten seat's runs are known only
+    as what players say aloud to compare them: the kind and the top card's rank of its best run.
+    """
+    if runs is None:
+        return None
+    by_seat: list[list[dict[str, Any]]] = []
+    for seat, seat_runs in enumerate(runs["by_seat"]):
+        if seat in (runs["scorer"], viewer):
+            by_seat.append([{**r, "cards": list(r["cards"])} for r in seat_runs])
+        elif seat_runs:
+            best = seat_runs[0]
+            by_seat.append([{"kind": best["kind"], "top": best["top"], "points": best["points"]}])
+        else:
+            by_seat.append([])
+    return {
+        "by_seat": by_seat,
+        "scorer": runs["scorer"],
+        "points": runs["points"],
+        "beaten": [dict(b) for b in runs["beaten"]],
+        "status": runs["status"],
+    }

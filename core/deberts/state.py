@@ -328,11 +328,9 @@ class DebertsState(GameState):
         self.runs = combinations.decide(self.hands, self.trump, self.dealer, moscow)
         if self.runs is None:
             return []
-        data = {
-            "runs": [[{**run, "cards": list(run["cards"])} for run in runs] for runs in self.runs["by_seat"]],
-            "points": self.runs["points"],
-            "beaten": [dict(b) for b in self.runs["beaten"]],
-        }
+        public = combinations.public_runs(self.runs)
+        assert public is not None
+        data = {"runs": public["by_seat"], "points": public["points"], "beaten": public["beaten"]}
         return [Event("runs", self.runs["scorer"], data)]
 
     # ---- play ------------------------------------------------------------------------------------

@@ -61,6 +61,9 @@ def _points(n: int, lang: str) -> str:
     return f"{n} {forms[2]}"
 
 
+_TO = {"en": "to", "ru": "до", "uk": "до"}
+
+
 class _Say:
     """Helpers bound to one language and the seat names."""
 
@@ -86,7 +89,11 @@ class _Say:
         return _points(n, self.lang)
 
     def run(self, run: dict[str, Any]) -> str:
-        return f"{_KIND[self.lang][run['kind']]} {' '.join(pretty(c) for c in run['cards'])}"
+        kind = _KIND[self.lang][run["kind"]]
+        if "cards" not in run:  # a beaten run is known only by its kind and top rank
+            top = "10" if run["top"] == "T" else run["top"]
+            return f"{kind} {_TO[self.lang]} {top}"
+        return f"{kind} {' '.join(pretty(c) for c in run['cards'])}"
 
     def runs(self, runs: list[dict[str, Any]]) -> str:
         return ", ".join(self.run(r) for r in runs)

@@ -20,7 +20,9 @@ Deberts keys (stable; renderers rely on them):
 - ``last_trick``: ``{"cards": [{"seat", "card"}], "winner"}`` of the last completed trick, or null.
 - ``runs``: null until play starts or when nobody holds a run; else ``{"by_seat": [[run, ...] per seat],
   "scorer": seat, "points": int, "beaten": [{"seat", "reason"}], "status"}`` with a run
-  ``{"kind": "terz"|"berz", "suit", "top", "cards", "points"}``. Every run is declared with its cards.
+  ``{"kind": "terz"|"berz", "suit", "top", "cards", "points"}``. The scorer's runs (and the viewer's own)
+  are shown with their cards; a beaten seat's entry is only ``[{"kind", "top", "points"}]`` of its best run,
+  what players say aloud to compare.
   ``reason``: ``berz_beats_terz``, ``higher_top``, ``trump_run`` or ``deal_order``. ``status``:
   ``pending`` until the scorer takes a trick, then ``scored``; ``lost`` when he took none.
 - ``bella``: the seat that announced bella (trump K+Q) this round, or null.
@@ -43,6 +45,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.deberts.cards import sort_hand
+from core.deberts.combinations import public_runs
 
 if TYPE_CHECKING:
     from core.deberts.state import DebertsState
@@ -84,7 +87,7 @@ def build_view(state: DebertsState, seat: int | None) -> dict[str, Any]:
         "last_trick": None
         if state.last is None
         else {"cards": [{"seat": s, "card": c} for s, c in state.last["cards"]], "winner": state.last["winner"]},
-        "runs": json.loads(json.dumps(state.runs)),
+        "runs": public_runs(state.runs, seat),
         "bella": state.bella,
         "round_points": state.round_points(),
         "tricks_taken": list(state.tricks),
