@@ -83,6 +83,14 @@ def run_sprite(cards: tuple[str, ...], points: int, bright: bool, style: str) ->
     return im
 
 
+@lru_cache(maxsize=64)
+def said_run_sprite(kind: str, top: str, points: int, lang: str) -> Image.Image:
+    """A run that was beaten: what its owner said ("terz K"), dimmed, without its cards."""
+    name = word(kind, lang) if kind in ("terz", "berz") else kind
+    top_label = "10" if top == "T" else top
+    return T.bubble_sprite(f"{name} {top_label} \u00b7 {points}".strip(), palette.TEXT_DIM, (30, 30, 30, 200), 20)
+
+
 def _seat_marks(v: dict[str, Any], s: int, style: str, lang: str) -> list[Image.Image]:
     marks: list[Image.Image] = []
     runs = v.get("runs")
@@ -90,7 +98,10 @@ def _seat_marks(v: dict[str, Any], s: int, style: str, lang: str) -> list[Image.
         by_seat = runs.get("by_seat") or []
         scoring = runs.get("scorer") == s and runs.get("status") != "lost"
         for run in by_seat[s] if s < len(by_seat) else ():
-            marks.append(run_sprite(tuple(run["cards"]), int(run["points"]), scoring, style))
+            if run.get("cards"):
+                marks.append(run_sprite(tuple(run["cards"]), int(run["points"]), scoring, style))
+            else:  # a beaten run is only said aloud: its kind and top card, never its cards
+                marks.append(said_run_sprite(run.get("kind", ""), run.get("top", ""), int(run["points"]), lang))
     trump = v.get("trump")
     if v.get("bella") == s and trump in SUITS:
         marks.append(sheet.suit_points_sprite(trump, 20, style))

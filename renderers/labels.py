@@ -21,7 +21,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "bazaar": ("Bazaar", "Базар", "Базар"),
     "fish": ("fish", "рыба", "риба"),
     "carry": ("carry", "перенос", "перенос"),
-    "bait": ("bait", "байт", "байт"),
+    "bait": ("bait", "байд", "байд"),
     "hanging": ("hanging", "висит", "висить"),
     "open_card": ("Open card", "Открытая", "Відкрита"),
     "bottom": ("Bottom", "Низ", "Низ"),
@@ -41,6 +41,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "target": ("to {n}", "до {n}", "до {n}"),
     "circle": ("Circle {n}", "Круг {n}", "Коло {n}"),
     "end_left": ("L", "Л", "Л"),
+    "terz": ("terz", "терц", "терц"),
+    "berz": ("berz", "берц", "берц"),
     "end_right": ("R", "П", "П"),
 }
 

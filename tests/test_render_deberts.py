@@ -55,7 +55,7 @@ def _visible(view) -> set[str]:
         shown.add(view["bottom_card"])
     for runs in (view["runs"] or {}).get("by_seat", []):
         for run in runs:
-            shown |= set(run["cards"])
+            shown |= set(run.get("cards") or ())
     return shown
 
 
