@@ -14,14 +14,22 @@ from renderers import palette
 from renderers.palette import RGB, RGBA
 
 
+BLOCK = 8  # JPEG's block size
+
+
 @lru_cache(maxsize=32)
 def felt(width: int, height: int, rim: bool = True) -> Image.Image:
-    """A green felt table: a smooth radial light in the middle, darker to the edges, and a rim."""
-    small = Image.radial_gradient("L").resize((width // 4 + 1, height // 4 + 1), Image.Resampling.BILINEAR)
+    """A green felt table: a radial light in the middle, darker to the edges, and a rim.
+
+    The light changes only from one 8x8 block to the next (each block is one flat colour, one step from
+    its neighbours): it looks smooth, and JPEG codes a flat block as cheaply as a blank canvas.
+    """
+    bw, bh = -(-width // BLOCK), -(-height // BLOCK)
+    small = Image.radial_gradient("L").resize((bw, bh), Image.Resampling.BILINEAR)
     light = Image.new("RGB", small.size, palette.FELT_LIGHT)
     dark = Image.new("RGB", small.size, palette.FELT_DARK)
     im = Image.composite(dark, light, small.point(lambda v: min(255, int(v * 1.15))))
-    im = im.resize((width, height), Image.Resampling.BICUBIC)
+    im = im.resize((bw * BLOCK, bh * BLOCK), Image.Resampling.NEAREST).crop((0, 0, width, height))
     if rim:
         d = ImageDraw.Draw(im)
         m = max(4, min(width, height) // 60)

@@ -73,6 +73,23 @@ def layout(players: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[Spot
     return tuple(spots[p] for p in POSITIONS[players])
 
 
+@lru_cache(maxsize=8)
+def _base(players: int) -> Image.Image:
+    im = canvas.felt(WIDTH, HEIGHT).copy()
+    for spot in layout(players):
+        canvas.paste(im, _normal_plate(), spot.plate[0] - PLATE_W // 2, spot.plate[1] - PLATE_H // 2)
+    return im
+
+
+def background(players: int) -> Image.Image:
+    """A fresh table to draw on: the felt with every seat's plain name plate already in place (cached)."""
+    return _base(players).copy()
+
+
+def _normal_plate() -> Image.Image:
+    return canvas.plate(PLATE_W, PLATE_H, palette.PLATE, (255, 255, 255, 60), 18)
+
+
 def screen_order(players: int, viewer: int | None) -> list[int]:
     """``order[p]`` = the seat drawn at screen position ``p`` (the viewer at the bottom)."""
     base = viewer if isinstance(viewer, int) and 0 <= viewer < players else 0
@@ -107,9 +124,10 @@ def draw_plate(
     if active:
         glow = canvas.halo(PLATE_W, PLATE_H, palette.HIGHLIGHT[:3], 16)
         canvas.paste(im, glow, x0 - 16, y0 - 16)
-    fill = palette.PLATE_ACTIVE if active else palette.PLATE_IDLE if idle else palette.PLATE
-    outline = palette.HIGHLIGHT if active else (255, 255, 255, 60)
-    canvas.paste(im, canvas.plate(PLATE_W, PLATE_H, fill, outline, 18), x0, y0)
+    if active or idle:  # the plain plate is already on the background (``background``)
+        fill = palette.PLATE_ACTIVE if active else palette.PLATE_IDLE
+        outline = palette.HIGHLIGHT if active else (255, 255, 255, 60)
+        canvas.paste(im, canvas.plate(PLATE_W, PLATE_H, fill, outline, 18), x0, y0)
     left = x0 + 16
     if dealer:
         canvas.paste(im, shapes.chip(34, "D", (250, 250, 246), (40, 40, 48)), left, y0 + 8)
