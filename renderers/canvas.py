@@ -13,7 +13,6 @@ from PIL import Image, ImageDraw, ImageFilter
 from renderers import palette
 from renderers.palette import RGB, RGBA
 
-
 BLOCK = 8  # JPEG's block size
 
 
