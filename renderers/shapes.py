@@ -196,17 +196,3 @@ def fish(width: int, color: RGB = (70, 150, 210)) -> Image.Image:
     d.polygon([(W * 0.62, H * 0.5), (W * 0.98, H * 0.1), (W * 0.98, H * 0.9)], fill=(*color, 255))
     d.ellipse((W * 0.14, H * 0.36, W * 0.24, H * 0.52), fill=(255, 255, 255, 255))
     return im.reduce(SS)
-
-
-@lru_cache(maxsize=16)
-def glow(width: int, height: int, color: RGB, radius: int, spread: int) -> Image.Image:
-    """A soft rounded halo of ``spread`` pixels around a ``width``x``height`` box (turn marker)."""
-    from PIL import ImageFilter
-
-    W, H = width + 2 * spread, height + 2 * spread
-    mask = Image.new("L", (W, H), 0)
-    ImageDraw.Draw(mask).rounded_rectangle(
-        (spread // 2, spread // 2, W - 1 - spread // 2, H - 1 - spread // 2), radius=radius + spread // 2, fill=255
-    )
-    mask = mask.filter(ImageFilter.GaussianBlur(spread / 2.5))
-    return _colored(mask, color)

@@ -17,8 +17,7 @@ from PIL import Image
 
 from renderers import canvas, palette, shapes
 from renderers.cards import card_back, card_face, card_size
-from renderers.dominoes import tile_back, tile_size
-from renderers.palette import RGB, RGBA
+from renderers.palette import RGBA
 from renderers.text import paste_text, text_sprite
 
 WIDTH, HEIGHT = 1280, 880
@@ -29,8 +28,6 @@ TRICK_CARD = 104
 MINI_CARD = 62
 BACK_CARD = 46
 BACK_STEP = 15
-BACK_TILE = 52
-BACK_TILE_STEP = 20
 BUBBLE_H = 46
 MARGIN = 24
 
@@ -200,26 +197,21 @@ def mark_sprites_sticks(count: int) -> list[Image.Image]:
 
 
 @lru_cache(maxsize=128)
-def fan(count: int, kind: str = "card", vertical_tiles: bool = True) -> Image.Image:
-    """``count`` backs overlapped in a row (cards or tiles), one sprite per count."""
-    if kind == "card":
-        back, step = card_back(BACK_CARD), BACK_STEP
-    else:
-        back, step = tile_back(BACK_TILE * 2 if vertical_tiles else BACK_TILE * 2, vertical_tiles), BACK_TILE_STEP
-        step = back.width // 2 + 4 if not vertical_tiles else step
+def fan(count: int) -> Image.Image:
+    """``count`` card backs overlapped in a row, one sprite per count."""
+    back = card_back(BACK_CARD)
     n = max(count, 0)
-    w = back.width + step * max(n - 1, 0)
-    im = Image.new("RGBA", (max(w, 1), back.height), (0, 0, 0, 0))
+    im = Image.new("RGBA", (back.width + BACK_STEP * max(n - 1, 0), back.height), (0, 0, 0, 0))
     for i in range(n):
-        im.alpha_composite(back, (i * step, 0))
+        im.alpha_composite(back, (i * BACK_STEP, 0))
     return im
 
 
-def draw_fan(im: Image.Image, spot: Spot, count: int, kind: str = "card") -> int:
+def draw_fan(im: Image.Image, spot: Spot, count: int) -> int:
     """The backs a seat holds, centred on its fan spot; returns the fan's width."""
     if count <= 0:
         return 0
-    sprite = fan(min(count, 24), kind)
+    sprite = fan(min(count, 24))
     canvas.paste_center(im, sprite, *spot.fan)
     if count > 10:
         label = text_sprite(str(count), SMALL, palette.TEXT, True, True)
@@ -293,14 +285,6 @@ def draw_cards_row(
         x += w + gap
 
 
-def draw_tiles_back_row(im: Image.Image, cx: float, cy: float, count: int, length: int) -> None:
-    w, h = tile_size(length, True)
-    sprite = tile_back(length, True)
-    total = count * w + (count - 1) * 6
-    for i in range(count):
-        canvas.paste(im, sprite, cx - total / 2 + i * (w + 6), cy - h / 2)
-
-
 def suit_badge(suit: str, style: str, size: int = 40) -> Image.Image:
     """A suit symbol on a white disc, readable on the felt (trump mark)."""
     return _suit_badge(suit, style, size)
@@ -330,7 +314,3 @@ def info_lines(im: Image.Image, lines: list[list[Image.Image]]) -> None:
 
 def label(text: str, size: int = SMALL, color: RGBA = palette.TEXT, bold: bool = True) -> Image.Image:
     return text_sprite(text, size, color, bold, True)
-
-
-def color_rgb(c: RGBA) -> RGB:
-    return c[:3]
