@@ -18,6 +18,7 @@ from PIL import Image
 from renderers import canvas, palette, shapes, sheet
 from renderers import table as T
 from renderers.dominoes import parse_tile, tile_back, tile_face, tile_size
+from renderers.hand import legal_tiles
 from renderers.labels import number, seat_names, signed, word
 from renderers.text import ellipsize
 
@@ -178,12 +179,14 @@ def _tag(text: str) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def tiles_row(tiles: tuple[tuple[int, int], ...], length: int, step: int) -> Image.Image:
-    """Tiles standing upright side by side (a revealed hand, the viewer's own tiles)."""
+def tiles_row(
+    tiles: tuple[tuple[int, int], ...], length: int, step: int, dim: tuple[bool, ...] | None = None
+) -> Image.Image:
+    """Tiles standing upright side by side (a revealed hand, the viewer's own tiles; ``dim``: per tile)."""
     w, h = tile_size(length, True)
     im = Image.new("RGBA", (w + step * max(len(tiles) - 1, 0), h), (0, 0, 0, 0))
     for i, (a, b) in enumerate(tiles):
-        im.alpha_composite(tile_face(a, b, length, True), (i * step, 0))
+        im.alpha_composite(tile_face(a, b, length, True, dim=bool(dim and dim[i])), (i * step, 0))
     return im
 
 
@@ -258,7 +261,9 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
             tiles = tuple(sorted(tuple(sorted(parse_tile(t))) for t in (own or shown)))
             length = OWN_LENGTH if own else SHOWN_LENGTH
             step = min(length // 2 + 6, 640 // max(len(tiles), 1))
-            sprite = tiles_row(tiles, length, step)
+            playable = legal_tiles(v) if own else set()
+            dim = tuple(t not in playable for t in tiles) if playable else None
+            sprite = tiles_row(tiles, length, step, dim)
             canvas.paste_center(im, sprite, *spot.fan)
             fan_w = sprite.width
         elif counts[s]:
