@@ -9,6 +9,7 @@ nothing is lost). The ruled paper of a given size is cached; a sheet pastes its 
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -185,20 +186,23 @@ def row_image(row: Row, players: int, extra: bool) -> Image.Image:
 
 
 _ROWS: OrderedDict[tuple, Image.Image] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
 ROW_CACHE_SIZE = 2048
 
 
 def cached_row(key: tuple, build: Callable[[], Row], players: int, extra: bool) -> Image.Image:
     """The strip of a row, drawn once per ``key`` (a past round never changes) and kept in an LRU cache."""
     full = (key, players, extra)
-    strip = _ROWS.get(full)
-    if strip is None:
-        strip = row_image(build(), players, extra)
+    with _ROWS_LOCK:
+        strip = _ROWS.get(full)
+        if strip is not None:
+            _ROWS.move_to_end(full)
+            return strip
+    strip = row_image(build(), players, extra)
+    with _ROWS_LOCK:
         _ROWS[full] = strip
         if len(_ROWS) > ROW_CACHE_SIZE:
             _ROWS.popitem(last=False)
-    else:
-        _ROWS.move_to_end(full)
     return strip
 
 
