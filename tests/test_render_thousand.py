@@ -147,3 +147,16 @@ def sheet_image_for(view, rows) -> Image.Image:
     from renderers import sheet_image
 
     return sheet_image(dict(view, score_sheet=rows), NAMES[:3])
+
+
+def test_pictures_can_be_drawn_from_several_threads(positions):
+    """A bot renders in worker threads: shared caches must give the same pictures as one thread does."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [s.view(None) for n in (2, 3, 4) for s in positions[n].values()]
+    alone = [render_score_sheet(v, NAMES[: v["players"]]).data for v in views]
+    alone_tables = [render_table(v, NAMES[: v["players"]]).data for v in views]
+    with ThreadPoolExecutor(4) as pool:
+        sheets = list(pool.map(lambda v: render_score_sheet(v, NAMES[: v["players"]]).data, views))
+        tables = list(pool.map(lambda v: render_table(v, NAMES[: v["players"]]).data, views))
+    assert sheets == alone and tables == alone_tables
