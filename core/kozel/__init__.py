@@ -1,0 +1,44 @@
+"""Kozel (dominoes) for 2 to 4 players: ``RULES`` for ``core.games`` plus the scoring API the bot calls.
+
+``rating(totals, loser)`` and ``timeout_rating(totals, leaver)`` give the rating points of RULES.md §3
+(at the game's end, and when a player's timeout ends the game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.base import GameRules, Options
+from core.kozel.options import KozelOptions
+from core.kozel.scoring import rating, timeout_rating
+from core.kozel.state import KozelState
+
+
+class KozelRules(GameRules):
+    name = "kozel"
+    min_players = 2
+    max_players = 4
+    options_type = KozelOptions
+    state_type = KozelState
+
+    def new_game(
+        self,
+        players: int,
+        options: dict[str, Any] | Options | None = None,
+        seed: int = 0,
+        *,
+        first_dealer: int | None = None,
+        start: bool = True,
+    ) -> KozelState:
+        """A new game; ``first_dealer`` is ignored (Kozel has no dealer: round 1 is led by the 1-1 rule)."""
+        opts = self.options(players, options)
+        assert isinstance(opts, KozelOptions)
+        state = KozelState(players, opts, seed)
+        if start:
+            state.next_round_in_place()
+        return state
+
+
+RULES = KozelRules()
+
+__all__ = ["RULES", "KozelOptions", "KozelRules", "KozelState", "rating", "timeout_rating"]
