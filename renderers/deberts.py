@@ -15,7 +15,6 @@ from PIL import Image
 from renderers import canvas, palette, sheet
 from renderers import table as T
 from renderers.cards import card_back, card_face, card_size
-from renderers.hand import sort_cards
 from renderers.labels import number, seat_names, signed, word
 from renderers.palette import RGBA
 from renderers.text import ellipsize, paste_text
@@ -117,26 +116,15 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
     spots = T.spots_by_seat(n, v.get("seat"))
     im = T.background(n)
     phase = v.get("phase")
-    totals = v.get("totals") or [0] * n
-    counts = v.get("hand_counts") or [0] * n
-    finished = bool(v.get("finished"))
-    for s in range(n):
-        spot = spots[s]
-        T.draw_plate(
-            im,
-            spot,
-            names_[s],
-            number(int(totals[s])),
-            active=not finished and v.get("to_act") == s,
-            dealer=v.get("dealer") == s,
-            crown=v.get("winner") == s,
-        )
-        own = v.get("hand") if s == v.get("seat") else None
-        if own:
-            fan_w = T.draw_own_cards(im, spot, sort_cards(list(own), "deberts", v.get("trump")), style)
-        else:
-            fan_w = T.draw_fan(im, spot, int(counts[s]))
-        T.draw_extras(im, spot, fan_w, _bubble_for(v, s, style, lang), _seat_marks(v, s, style, lang))
+    T.draw_card_seats(
+        im,
+        v,
+        names_,
+        spots,
+        style,
+        bubble=lambda s: _bubble_for(v, s, style, lang),
+        marks=lambda s: _seat_marks(v, s, style, lang),
+    )
     cx, cy = T.WIDTH // 2, T.HEIGHT // 2
     if phase in ("bidding", "swap"):
         _draw_stock(im, v, cx, cy, T.TRICK_CARD, style, lang)

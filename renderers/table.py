@@ -10,6 +10,7 @@ trick card lies. The corners hold the game info (top left), the last trick (top 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -314,3 +315,43 @@ def info_lines(im: Image.Image, lines: list[list[Image.Image]]) -> None:
 
 def label(text: str, size: int = SMALL, color: RGBA = palette.TEXT, bold: bool = True) -> Image.Image:
     return text_sprite(text, size, color, bold, True)
+
+
+def draw_card_seats(
+    im: Image.Image,
+    v: dict,
+    names: list[str],
+    spots: dict[int, Spot],
+    style: str,
+    *,
+    bubble: Callable[[int], Image.Image | None],
+    marks: Callable[[int], list[Image.Image]],
+    plate: Callable[[int], dict] | None = None,
+) -> None:
+    """Every seat of a card game: its plate (turn, dealer, winner), its cards (the viewer's face up, the
+    others' as backs) and its bubble and marks; ``plate`` adds game-specific plate arguments."""
+    from renderers.hand import sort_cards
+    from renderers.labels import number
+
+    n = int(v["players"])
+    totals = v.get("totals") or [0] * n
+    counts = v.get("hand_counts") or [0] * n
+    finished = bool(v.get("finished"))
+    for s in range(n):
+        spot = spots[s]
+        draw_plate(
+            im,
+            spot,
+            names[s],
+            number(int(totals[s])),
+            active=not finished and v.get("to_act") == s,
+            dealer=v.get("dealer") == s,
+            crown=v.get("winner") == s,
+            **(plate(s) if plate else {}),
+        )
+        own = v.get("hand") if s == v.get("seat") else None
+        if own:
+            fan_w = draw_own_cards(im, spot, sort_cards(list(own), v["game"], v.get("trump")), style)
+        else:
+            fan_w = draw_fan(im, spot, int(counts[s]))
+        draw_extras(im, spot, fan_w, bubble(s), marks(s))

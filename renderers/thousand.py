@@ -13,7 +13,6 @@ from PIL import Image
 from renderers import canvas, palette, shapes, sheet
 from renderers import table as T
 from renderers.cards import card_back, card_face, card_size
-from renderers.hand import sort_cards
 from renderers.labels import number, seat_names, signed, word
 from renderers.text import ellipsize, paste_text
 
@@ -80,34 +79,24 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
     spots = T.spots_by_seat(n, v.get("seat"))
     im = T.background(n)
     phase = v.get("phase")
-    totals = v.get("totals") or [0] * n
-    counts = v.get("hand_counts") or [0] * n
-    finished = bool(v.get("finished"))
-    for s in range(n):
-        spot = spots[s]
-        T.draw_plate(
-            im,
-            spot,
-            names_[s],
-            number(int(totals[s])),
-            active=not finished and v.get("to_act") == s,
-            dealer=v.get("dealer") == s,
-            idle=v.get("sitting_out") == s,
-            crown=v.get("winner") == s,
-            marks=_plate_marks(v, s),
-            total_color=palette.GOLD if (v.get("barrel") or [False] * n)[s] else palette.TEXT,
-        )
-        own = v.get("hand") if s == v.get("seat") else None
-        if own:
-            fan_w = T.draw_own_cards(im, spot, sort_cards(list(own), "thousand", v.get("trump")), style)
-        else:
-            fan_w = T.draw_fan(im, spot, int(counts[s]))
-        marks = _marriage_sprites(v, s, style)
+
+    def marks(s: int) -> list[Image.Image]:
+        out = _marriage_sprites(v, s, style)
         if phase == "play" and s in (v.get("active") or range(n)):
-            marks.append(_tricks_sprite(int((v.get("tricks_taken") or [0] * n)[s])))
+            out.append(_tricks_sprite(int((v.get("tricks_taken") or [0] * n)[s])))
         if v.get("sitting_out") == s and phase in GIVE_PHASES + ("play",):
-            marks.append(T.label(word("rests", lang), T.SMALL, palette.TEXT_DIM))
-        T.draw_extras(im, spot, fan_w, _bubble_for(v, s, lang), marks)
+            out.append(T.label(word("rests", lang), T.SMALL, palette.TEXT_DIM))
+        return out
+
+    def plate(s: int) -> dict[str, Any]:
+        on_barrel = (v.get("barrel") or [False] * n)[s]
+        return {
+            "idle": v.get("sitting_out") == s,
+            "marks": _plate_marks(v, s),
+            "total_color": palette.GOLD if on_barrel else palette.TEXT,
+        }
+
+    T.draw_card_seats(im, v, names_, spots, style, bubble=lambda s: _bubble_for(v, s, lang), marks=marks, plate=plate)
     _draw_center(im, v, spots, style, lang)
     _draw_info(im, v, style, lang)
     if phase in ("round_over", "game_over"):
