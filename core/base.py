@@ -22,6 +22,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Self
 
+from core.rng import stream
+
 # --------------------------------------------------------------------------------------------------
 # Errors
 
@@ -379,9 +381,13 @@ class GameRules(ABC):
     options_type: ClassVar[type[Options]]
     state_type: ClassVar[type[GameState]]
 
+    uses_dealer: ClassVar[bool] = True  # Kozel has no dealer: ``first_dealer`` is ignored
+
     def options(self, players: int, data: dict[str, Any] | Options | None = None) -> Options:
         self.check_players(players)
         if isinstance(data, Options):
+            if not isinstance(data, self.options_type):
+                raise OptionsError(f"these are not {self.name} options", "bad_option")
             return data
         return self.options_type.from_dict(players, data)
 
@@ -395,17 +401,32 @@ class GameRules(ABC):
                 max=self.max_players,
             )
 
-    @abstractmethod
     def new_game(
         self,
         players: int,
         options: dict[str, Any] | Options | None = None,
-        seed: int = 0,
+        seed: int | str = 0,
         *,
         first_dealer: int | None = None,
         start: bool = True,
     ) -> GameState:
-        """A new game. ``start=False`` leaves it in ``round_over`` before the first deal (replay)."""
+        """A new game. The first dealer is drawn from the seed unless given; ``start=False`` leaves the game
+        in ``round_over`` before the first deal (the replay then deals from the record)."""
+        opts = self.options(players, options)
+        if not self.uses_dealer:
+            first_dealer = None
+        elif first_dealer is None:
+            first_dealer = stream(seed, "first_dealer").randrange(players)
+        elif type(first_dealer) is not int or not 0 <= first_dealer < players:
+            raise OptionsError(f"first_dealer must be a seat 0..{players - 1}", "bad_first_dealer")
+        state = self.create_state(players, opts, seed, first_dealer)
+        if start:
+            state.next_round_in_place()
+        return state
+
+    @abstractmethod
+    def create_state(self, players: int, options: Any, seed: int | str, first_dealer: int | None) -> GameState:
+        """A game of this kind before its first deal."""
 
     def from_json(self, data: dict[str, Any]) -> GameState:
         return self.state_type.from_json(data)

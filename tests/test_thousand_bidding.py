@@ -266,3 +266,28 @@ def test_bidding_floor_default_minus_1000_lets_minus_900_bid():
 def test_everybody_below_the_floor_first_hand_plays_100():
     s = new_state(3, make_deal(3, 0, {}), options={"bidding_floor": -100}, totals=[-500, -500, -500])
     assert s.declarer == 1 and s.bid == 100 and s.phase == "give"
+
+
+@pytest.mark.parametrize("floor", [-1000, -300, -200, -100])
+def test_every_bidding_floor_value(floor):
+    below, above = floor - 5, floor
+    s = new_state(3, make_deal(3, 0, {}), options={"bidding_floor": floor}, totals=[0, below, above])
+    assert s.bids[1] == "pass" and s.bids[2] is None and s.to_act == 2
+
+
+def test_options_are_typed_with_defaults_and_clear_errors():
+    from core.base import OptionsError
+    from core.thousand import RULES
+
+    opts = RULES.options(3, {})
+    assert opts.bidding_floor == -1000 and opts.may_concede is True and opts.golden_round is False
+    with pytest.raises(OptionsError, match="unknown option 'golden'"):
+        RULES.options(3, {"golden": True})
+    with pytest.raises(OptionsError, match="must be one of -1000, -300, -200, -100"):
+        RULES.options(3, {"bidding_floor": -500})
+    with pytest.raises(OptionsError, match="must be one of false, true"):
+        RULES.options(3, {"dump_truck": 1})
+    with pytest.raises(OptionsError, match="2 to 4 players"):
+        RULES.new_game(5)
+    menu = {o["name"]: o for o in RULES.options_type.describe(3)}
+    assert len(menu) == 12 and menu["bidding_on_barrel"]["default"] is True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.base import GameRules, Options
+from core.base import GameRules
 from core.kozel.options import KozelOptions
 from core.kozel.scoring import rating, timeout_rating
 from core.kozel.state import KozelState
@@ -21,22 +21,10 @@ class KozelRules(GameRules):
     options_type = KozelOptions
     state_type = KozelState
 
-    def new_game(
-        self,
-        players: int,
-        options: dict[str, Any] | Options | None = None,
-        seed: int = 0,
-        *,
-        first_dealer: int | None = None,
-        start: bool = True,
-    ) -> KozelState:
-        """A new game; ``first_dealer`` is ignored (Kozel has no dealer: round 1 is led by the 1-1 rule)."""
-        opts = self.options(players, options)
-        assert isinstance(opts, KozelOptions)
-        state = KozelState(players, opts, seed)
-        if start:
-            state.next_round_in_place()
-        return state
+    uses_dealer = False  # round 1 is led by the 1-1 rule, later rounds by the winner
+
+    def create_state(self, players: int, options: Any, seed: int | str, first_dealer: int | None) -> KozelState:
+        return KozelState(players, options, seed)
 
 
 RULES = KozelRules()

@@ -1,0 +1,280 @@
+"""Deberts pictures: the table (bids, the open card on the stock, trump, runs and bella, trick) and the sheet.
+
+Reads only the view (core/deberts/view.py documents its keys). Declared runs are public (they are declared
+with their cards), so they are drawn beside their owner: the scoring runs bright with their points, beaten
+or lost ones dimmed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from renderers import canvas, palette, sheet
+from renderers import table as T
+from renderers.cards import card_back, card_face, card_size
+from renderers.labels import number, seat_names, signed, word
+from renderers.palette import RGBA
+from renderers.text import ellipsize, paste_text
+
+RUN_CARD = 46
+RUN_STEP = 17
+RESULT_INK: dict[str, RGBA] = {"made": palette.INK_GREEN, "bait": palette.INK_RED, "hanging": palette.INK_BLUE}
+RESULT_MARKER: dict[str, RGBA] = {
+    "made": palette.MARKER_YELLOW,
+    "bait": (255, 200, 196, 255),
+    "hanging": (200, 220, 255, 255),
+}
+SUITS = ("S", "C", "D", "H")
+
+
+def _suit_pill(suit: str, style: str, bg: RGBA) -> Image.Image:
+    return _suit_pill_cached(suit, style, bg)
+
+
+@lru_cache(maxsize=32)
+def _suit_pill_cached(suit: str, style: str, bg: RGBA) -> Image.Image:
+    badge = T.suit_badge(suit, style, 30)
+    w = badge.width + 24
+    pill = canvas.plate(w, T.BUBBLE_H, bg, (0, 0, 0, 90), T.BUBBLE_H // 2).copy()
+    pill.alpha_composite(badge, ((w - badge.width) // 2, (T.BUBBLE_H - badge.height) // 2))
+    return pill
+
+
+def _bubble_for(v: dict[str, Any], s: int, style: str, lang: str) -> Image.Image | None:
+    phase = v.get("phase")
+    if phase == "bidding":
+        said = (v.get("bids") or [None] * (s + 1))[s]
+        if said is None:
+            return None
+        if said == "pass":
+            return T.bubble_sprite(word("pass", lang), palette.TEXT_DIM, (30, 30, 30, 200))
+        if said == "play":
+            return T.bubble_sprite(word("play", lang), palette.TEXT_DARK, palette.HIGHLIGHT)
+        if said in SUITS:
+            return _suit_pill(said, style, palette.HIGHLIGHT)
+        return None
+    if phase in ("swap", "play"):
+        trump = v.get("trump")
+        if s == v.get("declarer") and trump in SUITS:
+            return _suit_pill(trump, style, palette.HIGHLIGHT)
+        return None
+    rows = v.get("score_sheet") or []
+    if phase in ("round_over", "game_over") and rows and not rows[-1].get("redeal"):
+        value = int(rows[-1]["scores"][s])
+        color = palette.GOOD if value > 0 else palette.TEXT
+        return T.bubble_sprite(signed(value), color, (20, 24, 22, 220))
+    return None
+
+
+@lru_cache(maxsize=256)
+def run_sprite(cards: tuple[str, ...], points: int, bright: bool, style: str) -> Image.Image:
+    """One declared run: its cards fanned small, its points beside them (dimmed when it does not score)."""
+    w, h = card_size(RUN_CARD)
+    width = w + RUN_STEP * (len(cards) - 1)
+    label = T.label(str(points), 20, palette.HIGHLIGHT if bright else palette.TEXT_DIM)
+    im = Image.new("RGBA", (width + 6 + label.width, h), (0, 0, 0, 0))
+    for i, card in enumerate(cards):
+        im.alpha_composite(card_face(card, RUN_CARD, style, dim=not bright), (i * RUN_STEP, 0))
+    im.alpha_composite(label, (width + 6, (h - label.height) // 2))
+    return im
+
+
+@lru_cache(maxsize=64)
+def said_run_sprite(kind: str, top: str, points: int, lang: str) -> Image.Image:
+    """A run that was beaten: what its owner said ("terz K"), dimmed, without its cards."""
+    name = word(kind, lang) if kind in ("terz", "berz") else kind
+    top_label = "10" if top == "T" else top
+    return T.bubble_sprite(f"{name} {top_label} \u00b7 {points}".strip(), palette.TEXT_DIM, (30, 30, 30, 200), 20)
+
+
+def _seat_marks(v: dict[str, Any], s: int, style: str, lang: str) -> list[Image.Image]:
+    marks: list[Image.Image] = []
+    runs = v.get("runs")
+    if runs and v.get("phase") in ("play", "round_over", "game_over"):
+        by_seat = runs.get("by_seat") or []
+        scoring = runs.get("scorer") == s and runs.get("status") != "lost"
+        for run in by_seat[s] if s < len(by_seat) else ():
+            if run.get("cards"):
+                marks.append(run_sprite(tuple(run["cards"]), int(run["points"]), scoring, style))
+            else:  # a beaten run is only said aloud: its kind and top card, never its cards
+                marks.append(said_run_sprite(run.get("kind", ""), run.get("top", ""), int(run["points"]), lang))
+    trump = v.get("trump")
+    if v.get("bella") == s and trump in SUITS:
+        marks.append(sheet.suit_points_sprite(trump, 20, style))
+    if v.get("phase") == "play":
+        marks.append(sheet.tricks_sprite(str((v.get("tricks_taken") or [0] * (s + 1))[s])))
+    return marks
+
+
+def table_image(view: dict[str, Any], names: list[str] | None, style: str = "classic", lang: str = "en") -> Image.Image:
+    v = view
+    n = int(v["players"])
+    names_ = seat_names(names, n, lang)
+    spots = T.spots_by_seat(n, v.get("seat"))
+    im = T.background(n)
+    phase = v.get("phase")
+    T.draw_card_seats(
+        im,
+        v,
+        names_,
+        spots,
+        style,
+        bubble=lambda s: _bubble_for(v, s, style, lang),
+        marks=lambda s: _seat_marks(v, s, style, lang),
+    )
+    cx, cy = T.WIDTH // 2, T.HEIGHT // 2
+    if phase in ("bidding", "swap"):
+        _draw_stock(im, v, cx, cy, T.TRICK_CARD, style, lang)
+    else:
+        if phase == "play":
+            T.draw_trick(im, spots, v.get("trick") or [], style)
+        w, h = card_size(T.MINI_CARD)
+        _draw_stock(im, v, T.MARGIN + 16 + w, T.HEIGHT - T.MARGIN - 8 - h / 2, T.MINI_CARD, style, lang)
+    if phase in ("round_over", "game_over"):
+        _draw_summary(im, v, names_, style, lang)
+    _draw_info(im, v, style, lang)
+    last = v.get("last_trick")
+    if last and phase in ("play", "round_over", "game_over"):
+        T.draw_last_trick(im, last.get("cards") or [], last.get("winner"), names_, style, word("last_trick", lang))
+    return im
+
+
+def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width: int, style: str, lang: str) -> None:
+    """The stock: a pile of backs with the open card face up on it, and the bottom card once shown."""
+    count = int(v.get("stock_count") or 0)
+    open_card = v.get("open_card") or {}
+    shown = open_card.get("shown")
+    bottom = v.get("bottom_card")
+    w, h = card_size(width)
+    if count <= 0 and not shown:
+        return
+    layers = min(4, max(1, count // 4))
+    back = card_back(width)
+    x0 = cx - w
+    for i in range(layers):
+        canvas.paste(im, back, x0 - i * 3, cy - h / 2 - i * 3)
+    if count:
+        top = cy - h / 2 - 3 * layers - 8
+        paste_text(im, (x0 + w / 2, top), str(count), T.SMALL, palette.TEXT, bold=True, anchor="mb", shadow=True)
+    x = cx + 8
+    if shown:
+        canvas.paste(im, card_face(shown, width, style), x, cy - h / 2)
+        if width >= T.TRICK_CARD:
+            title = word("open_card", lang)
+            paste_text(
+                im, (x + w / 2, cy - h / 2 - 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mb", shadow=True
+            )
+        x += w + 8
+    if bottom:
+        canvas.paste(im, card_face(bottom, width, style), x, cy - h / 2)
+        if width >= T.TRICK_CARD:
+            title = word("bottom", lang)
+            paste_text(
+                im, (x + w / 2, cy - h / 2 - 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mb", shadow=True
+            )
+
+
+def _draw_info(im: Image.Image, v: dict[str, Any], style: str, lang: str) -> None:
+    rows: list[list[Image.Image]] = []
+    first = [T.label(f"{word('round', lang)} {v.get('round', 0)}", T.SMALL, palette.TEXT_DIM)]
+    if v.get("target"):
+        first.append(T.label(word("target", lang, n=v["target"]), T.SMALL, palette.TEXT_DIM))
+    rows.append(first)
+    trump = v.get("trump")
+    if trump in SUITS:
+        rows.append([T.suit_badge(trump, style, 44), T.label(word("trump", lang), 26)])
+    elif v.get("phase") == "bidding" and v.get("circle") == 2:
+        rows.append([T.bubble_sprite(word("circle", lang, n=2), palette.TEXT_DARK, (245, 245, 238, 240), 24)])
+    hanging = (v.get("hanging") or {}).get("points", 0)
+    if hanging:
+        rows.append(
+            [T.label(word("hanging", lang), 24), T.bubble_sprite(str(hanging), palette.TEXT, (40, 80, 170, 230))]
+        )
+    T.info_lines(im, rows)
+
+
+def _draw_summary(im: Image.Image, v: dict[str, Any], names: list[str], style: str, lang: str) -> None:
+    rows = v.get("score_sheet") or []
+    if not rows:
+        return
+    last = rows[-1]
+    cx, cy = T.WIDTH // 2, T.HEIGHT // 2
+    if last.get("redeal"):
+        canvas.paste_center(im, T.label(word("redeal", lang), 30, palette.TEXT_DIM), cx, cy)
+        return
+    d = last.get("declarer")
+    result = last.get("result")
+    if not isinstance(d, int) or not 0 <= d < len(names) or result not in RESULT_INK:
+        return
+    parts = [T.label(ellipsize(names[d], 30, True, 300), 30)]
+    if last.get("trump") in SUITS:
+        parts.append(T.suit_badge(last["trump"], style, 34))
+    bg = {"made": palette.GOOD, "bait": palette.BAD, "hanging": (120, 160, 255, 255)}[result]
+    text = f"{word('made', lang)} \u2713" if result == "made" else word(result, lang)
+    parts.append(T.bubble_sprite(text, palette.TEXT_DARK, bg, 28))
+    width = sum(p.width for p in parts) + 14 * (len(parts) - 1)
+    x = cx - width / 2
+    for p in parts:
+        canvas.paste(im, p, x, cy - p.height / 2)
+        x += p.width + 14
+
+
+# ------------------------------------------------------------------------------------------------------
+# Score sheet
+
+
+def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "classic", lang: str = "en") -> Image.Image:
+    v = view
+    n = int(v["players"])
+    names_ = seat_names(names, n, lang)
+    folded, rows = sheet.shown_rows(v.get("score_sheet") or [])
+    strips = [
+        sheet.cached_row(sheet.row_key("deberts", r, lang, style), lambda r=r: _sheet_row(r, n, style, lang), n, True)
+        for r in rows
+    ]
+    totals = v.get("totals") or [0] * n
+    footer = [sheet.Cell([sheet.ink(number(int(t)), palette.INK, bold=True, size=26)]) for t in totals]
+    target = v.get("target")
+    return sheet.draw(
+        names_,
+        strips,
+        footer,
+        word("total", lang),
+        extra_title=word("target", lang, n=target) if target else word("trump", lang),
+        winner=v.get("winner"),
+        lang=lang,
+        folded=folded,
+    )
+
+
+def _sheet_row(r: dict[str, Any], n: int, style: str, lang: str) -> sheet.Row:
+    """One round: what each seat wrote and the running total; trump and the result (made, bait, hanging)
+    beside the round; the declarer's cell marked in the result's colour; hanging points paid out in blue."""
+    if r.get("redeal"):
+        return sheet.Row(str(r.get("round", "")), [], span=word("redeal", lang))
+    d = r.get("declarer")
+    result = r.get("result")
+    extra: list[Image.Image] = []
+    if r.get("trump") in SUITS:
+        from renderers import shapes
+
+        extra.append(shapes.suit_icon(r["trump"], 24, palette.suit_color(r["trump"], style)))
+    if result in RESULT_INK:
+        text = "\u2713" if result == "made" else word(result, lang)
+        extra.append(sheet.ink(text, RESULT_INK[result], bold=True, size=20))
+    paid_to = r.get("hanging_to") or []
+    paid = int(r.get("hanging_paid") or 0)
+    cells = []
+    for s in range(n):
+        parts = [sheet.ink(number(int(r["totals"][s])), palette.INK, bold=True)]
+        score = int(r["scores"][s])
+        parts.append(sheet.ink(signed(score), palette.INK_GREEN if score > 0 else palette.INK_SOFT, size=18))
+        if paid and s in paid_to:
+            share = paid // len(paid_to) if len(paid_to) > 1 else paid
+            parts.append(sheet.ink(f"\u21b3{share}", palette.INK_BLUE, bold=True, size=18))
+        marker = RESULT_MARKER.get(result) if s == d else None
+        cells.append(sheet.Cell(parts, marker=marker))
+    return sheet.Row(str(r.get("round", "")), cells, extra=extra)

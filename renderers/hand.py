@@ -1,0 +1,138 @@
+"""The hand picture: one seat's cards (sorted, trump first, unplayable ones dimmed) or domino tiles.
+
+Cards are fanned left to right with their corner indices showing, grouped by suit with a small gap
+between suits. When some of the cards may be played now (the view's ``legal`` actions name cards), those
+are raised and the others dimmed. Tiles stand upright in a row (two rows when a player drew many from the
+bazaar); playable tiles are raised with a glow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from renderers import canvas, palette
+from renderers.cards import card_face, card_size
+from renderers.dominoes import parse_tile, tile_face, tile_size
+
+CARD_WIDTH = 150
+STEP = 0.62  # visible part of an overlapped card, in card widths
+SUIT_GAP = 0.14
+PAD = 18
+RAISE = 26
+TILE_LENGTH = 168
+TILE_GAP = 14
+TILES_PER_ROW = 10
+
+# Rank order high to low, per game (Deberts' trump suit has its own).
+RANK_ORDER = {"thousand": "ATKQJ9", "deberts": "ATKQJ987"}
+TRUMP_RANK_ORDER = {"deberts": "J9ATKQ87"}
+_BLACK, _RED = ("S", "C"), ("H", "D")
+
+
+def suit_order(trump: str | None) -> list[str]:
+    """Suits in display order: trump first, colours alternating where possible."""
+    if trump not in ("S", "C", "D", "H"):
+        return ["S", "H", "C", "D"]
+    same = [s for s in (_BLACK if trump in _BLACK else _RED) if s != trump]
+    other = list(_RED if trump in _BLACK else _BLACK)
+    return [trump, other[0], same[0], other[1]]
+
+
+def sort_cards(cards: list[str], game: str, trump: str | None = None) -> list[str]:
+    """Cards by suit (trump first) and rank (high to low, the game's own order)."""
+    suits = suit_order(trump)
+    plain = RANK_ORDER.get(game, "AKQJT98765432")
+    trump_order = TRUMP_RANK_ORDER.get(game, plain)
+
+    def key(card: str) -> tuple[int, int]:
+        order = trump_order if card[1] == trump else plain
+        return (suits.index(card[1]), order.index(card[0]) if card[0] in order else len(order))
+
+    return sorted(cards, key=key)
+
+
+def legal_cards(view: dict[str, Any]) -> set[str]:
+    return {a["card"] for a in view.get("legal") or () if isinstance(a, dict) and isinstance(a.get("card"), str)}
+
+
+def legal_tiles(view: dict[str, Any]) -> set[tuple[int, int]]:
+    out = set()
+    for a in view.get("legal") or ():
+        if isinstance(a, dict) and isinstance(a.get("tile"), str):
+            x, y = parse_tile(a["tile"])
+            out.add((min(x, y), max(x, y)))
+    return out
+
+
+def draw_cards(
+    cards: list[str], legal: set[str], style: str = "classic", width: int = CARD_WIDTH, trump: str | None = None
+) -> Image.Image:
+    """The fan of cards (already sorted) as an RGB image."""
+    w, h = card_size(width)
+    step, gap = round(width * STEP), round(width * SUIT_GAP)
+    marking = bool(legal) and not set(cards) <= legal
+    xs: list[int] = []
+    x = PAD
+    for i, card in enumerate(cards):
+        if i and card[1] != cards[i - 1][1]:
+            x += gap
+        xs.append(x)
+        x += step
+    total_w = (xs[-1] + w + PAD) if cards else 2 * PAD + w
+    total_h = h + 2 * PAD + (RAISE if marking else 0)
+    im = canvas.background(total_w, total_h, rim=False)
+    top = PAD + (RAISE if marking else 0)
+    if not cards:
+        canvas.paste(im, canvas.plate(w, h, (0, 0, 0, 60), (255, 255, 255, 90), radius=width // 12), PAD, top)
+        return im
+    trump_xs = [x for card, x in zip(cards, xs) if card[1] == trump]
+    if trump_xs:  # a gold bar under the trump suit
+        bar_w = trump_xs[-1] + w - trump_xs[0]
+        canvas.paste(im, canvas.plate(bar_w, 8, palette.GOLD, None, 4), trump_xs[0], total_h - PAD // 2 - 6)
+    for card, x in zip(cards, xs):
+        playable = card in legal
+        sprite = card_face(card, width, style, dim=marking and not playable)
+        canvas.paste(im, sprite, x, top - (RAISE if marking and playable else 0))
+    return im
+
+
+def draw_tiles(tiles: list[tuple[int, int]], legal: set[tuple[int, int]], length: int = TILE_LENGTH) -> Image.Image:
+    """The seat's tiles standing upright, playable ones raised with a glow."""
+    tw, th = tile_size(length, True)
+    marking = bool(legal)
+    n_rows = max(1, -(-len(tiles) // TILES_PER_ROW))
+    per = max(1, -(-len(tiles) // n_rows))
+    rows = [tiles[i : i + per] for i in range(0, len(tiles), per)] or [[]]
+    per_row = max(len(r) for r in rows) or 1
+    row_h = th + (RAISE if marking else 0) + PAD
+    total_w = 2 * PAD + per_row * tw + (per_row - 1) * TILE_GAP
+    total_h = PAD + len(rows) * row_h
+    im = canvas.background(total_w, total_h, rim=False)
+    glow = canvas.halo(tw, th, palette.HIGHLIGHT[:3], 12)
+    for r, row in enumerate(rows):
+        top = PAD + r * row_h + (RAISE if marking else 0)
+        for i, (a, b) in enumerate(row):
+            x = PAD + i * (tw + TILE_GAP)
+            playable = (a, b) in legal
+            y = top - (RAISE if playable else 0)
+            if playable:
+                canvas.paste(im, glow, x - 12, y - 12)
+            canvas.paste(im, tile_face(a, b, length, True, dim=marking and not playable), x, y)
+    if not tiles:
+        canvas.paste(im, canvas.plate(tw, th, (0, 0, 0, 60), (255, 255, 255, 90), radius=tw // 6), PAD, PAD)
+    return im
+
+
+def hand_image(view: dict[str, Any], style: str = "classic") -> Image.Image:
+    game = view.get("game")
+    hand = view.get("hand")
+    if hand is None:
+        raise ValueError("the public view holds no hand: render a seat's own view")
+    if game == "kozel":
+        tiles = sorted((min(t), max(t)) for t in (parse_tile(code) for code in hand))
+        return draw_tiles(tiles, legal_tiles(view))
+    trump = view.get("trump")
+    cards = sort_cards(list(hand), str(game), trump)
+    return draw_cards(cards, legal_cards(view), style, trump=trump)

@@ -1,0 +1,149 @@
+"""Text for pictures: the shipped DejaVu fonts, clean player names, ellipsizing and cached text sprites.
+
+Names come from chat users: emoji, invisible characters and characters the font cannot draw are stripped
+(a name left empty becomes "Seat N"), and a name never overflows its box (cut by measured width, ending in
+``…``). Rendered text is cached as small RGBA sprites so that drawing a picture pastes instead of
+rasterizing glyphs again.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+REGULAR = FONT_DIR / "DejaVuSans.ttf"
+BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+
+ELLIPSIS = "…"
+MAX_NAME_CHARS = 64
+
+# Emoji and pictographs (stripped from names): ranges of code points.
+_EMOJI_RANGES = (
+    (0x1F000, 0x1FAFF),  # mahjong .. symbols and pictographs extended-A (incl. flags, skin tones)
+    (0x2600, 0x27BF),  # miscellaneous symbols, dingbats
+    (0x2300, 0x23FF),  # technical (watch, hourglass, ...)
+    (0x2B00, 0x2BFF),  # arrows and stars used as emoji
+    (0x1F900, 0x1F9FF),
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xE0000, 0xE007F),  # tags (subdivision flags)
+    (0x20E3, 0x20E3),  # combining keycap
+    (0x3030, 0x3030),
+    (0x303D, 0x303D),
+    (0x3297, 0x3299),
+)
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans at a pixel size (basic layout: fast, enough for Latin and Cyrillic)."""
+    return ImageFont.truetype(str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1)
+def _notdef() -> tuple[tuple[int, int], bytes]:
+    mask = font(24).getmask("\ue000")  # a private-use code point: the font draws its "missing" box
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the shipped font draws this character (not its missing-glyph box)."""
+    mask = font(24).getmask(ch)
+    return (mask.size, bytes(mask)) != _notdef()
+
+
+def _is_emoji(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in _EMOJI_RANGES)
+
+
+@lru_cache(maxsize=1024)
+def clean_name(name: str | None, fallback: str = "?") -> str:
+    """A name safe to draw: no emoji, no control/format characters, nothing the font lacks; else ``fallback``."""
+    if not isinstance(name, str):
+        return fallback
+    out: list[str] = []
+    for ch in name[:MAX_NAME_CHARS]:
+        cp = ord(ch)
+        cat = unicodedata.category(ch)
+        if ch in "\r\n\t" or cat == "Zs":
+            out.append(" ")
+        elif _is_emoji(cp) or cat[0] == "C":
+            continue
+        elif cat.startswith("M"):
+            if out and out[-1] != " ":
+                out.append(ch)
+        elif has_glyph(ch):
+            out.append(ch)
+    text = " ".join("".join(out).split())
+    return text or fallback
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=2048)
+def ellipsize(text: str, size: int, bold: bool, max_width: int) -> str:
+    """``text`` cut to fit ``max_width`` pixels (measured with the font), ending in ``…`` when cut."""
+    f = font(size, bold)
+    if f.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+@lru_cache(maxsize=4096)
+def text_sprite(text: str, size: int, color: tuple[int, ...], bold: bool = False, shadow: bool = False) -> Image.Image:
+    """The text drawn once on a transparent RGBA sprite (tight around the line's ascent/descent)."""
+    f = font(size, bold)
+    ascent, descent = f.getmetrics()
+    width = max(1, int(f.getlength(text) + 0.999))
+    pad = 2 if shadow else 0
+    im = Image.new("RGBA", (width + pad, ascent + descent + pad), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    if shadow:
+        d.text((2, 2), text, font=f, fill=(0, 0, 0, 150))
+    d.text((0, 0), text, font=f, fill=color)
+    return im
+
+
+def paste_text(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    color: tuple[int, ...],
+    bold: bool = False,
+    anchor: str = "lt",
+    max_width: int | None = None,
+    shadow: bool = False,
+) -> tuple[int, int, int, int]:
+    """Paste cached text at ``xy`` with an anchor like Pillow's (``l/m/r`` + ``t/m/b``); returns its box."""
+    if max_width is not None:
+        text = ellipsize(text, size, bold, max_width)
+    if not text:
+        return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
+    sprite = text_sprite(text, size, color, bold, shadow)
+    w, h = sprite.size
+    x, y = xy
+    if anchor[0] == "m":
+        x -= w / 2
+    elif anchor[0] == "r":
+        x -= w
+    if anchor[1] == "m":
+        y -= h / 2
+    elif anchor[1] == "b":
+        y -= h
+    box = (round(x), round(y))
+    canvas.paste(sprite, box, sprite)
+    return (box[0], box[1], box[0] + w, box[1] + h)

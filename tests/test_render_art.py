@@ -1,0 +1,100 @@
+"""Card and domino art, fonts and names: sizes, caching, the four-colour deck, names that never overflow."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from renderers import cards, dominoes, labels, palette, text
+from renderers import table as T
+from tests.render_probe import card_core, contains
+
+ALL_CARDS = [r + s for s in cards.SUITS for r in cards.RANKS]
+
+
+def test_font_and_licence_are_shipped():
+    for path in (text.REGULAR, text.BOLD):
+        assert path.is_file() and path.stat().st_size > 100_000
+    licence = (text.FONT_DIR / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+    assert "Bitstream Vera" in licence and "Arev" in licence
+    assert text.has_glyph("Ж") and text.has_glyph("ї") and text.has_glyph("ґ")
+
+
+def test_every_card_face_is_distinct_and_cached():
+    faces = [cards.card_face(c, 104) for c in ALL_CARDS]
+    assert all(f.size == (104, 146) and f.mode == "RGBA" for f in faces)
+    assert len({f.tobytes() for f in faces}) == 32
+    assert cards.card_face("AS", 104) is faces[cards.RANKS.index("A")]  # drawn once, then cached
+    assert cards.card_back(104).size == (104, 146)
+
+
+def test_four_colour_deck_recolours_only_diamonds_and_clubs():
+    for card in ("QS", "7H"):
+        assert cards.card_face(card, 90, "four").tobytes() == cards.card_face(card, 90).tobytes()
+    for card, ink in (("QD", palette.SUIT_BLUE), ("9C", palette.SUIT_GREEN)):
+        four = cards.card_face(card, 90, "four")
+        assert four.tobytes() != cards.card_face(card, 90).tobytes()
+        colours = {rgb for _n, rgb in four.convert("RGB").getcolors(1 << 16)}
+        assert ink in colours
+
+
+def test_dimmed_card_is_darker_and_keeps_its_shape():
+    face, dim = cards.card_face("KD", 120), cards.card_face("KD", 120, dim=True)
+    assert dim.getchannel("A").tobytes() == face.getchannel("A").tobytes()
+
+    def brightness(im: Image.Image) -> int:
+        return sum(n * v for n, v in im.convert("L").getcolors(256))
+
+    assert brightness(dim) < brightness(face)
+
+
+def test_domino_tiles_horizontal_vertical_and_back():
+    v = dominoes.tile_face(2, 5, 120, True)
+    h = dominoes.tile_face(2, 5, 120, False)
+    assert v.size == (60, 120) and h.size == (120, 60)
+    assert dominoes.tile_face(5, 2, 120, True).tobytes() != v.tobytes()  # the halves keep their places
+    faces = {dominoes.tile_face(a, b, 80, True).tobytes() for a in range(7) for b in range(a, 7)}
+    assert len(faces) == 28
+    assert dominoes.tile_back(80, False).size == (80, 40)
+    assert dominoes.parse_tile("3-6") == (3, 6)
+
+
+def test_clean_name_strips_emoji_and_keeps_cyrillic():
+    assert text.clean_name("Bob 🔥🔥") == "Bob"
+    assert text.clean_name("Ґалина\u200d Їжак") == "Ґалина Їжак"
+    assert text.clean_name("👍👍", "Seat 2") == "Seat 2"
+    assert text.clean_name("Chen 陈静") == "Chen"
+    assert text.clean_name("a\nb\x00c") == "a bc"
+    assert labels.seat_names(["", None, "Ann"], 4, "ru") == ["Игрок 1", "Игрок 2", "Ann", "Игрок 4"]
+
+
+def test_ellipsize_fits_the_measured_width():
+    name = "Олександр Вишневський-Коваленко"  # 31 characters
+    for width in (60, 150, 268):
+        cut = text.ellipsize(name, 28, True, width)
+        assert text.text_width(cut, 28, True) <= width
+        assert cut.endswith("…") and name.startswith(cut[:-1].rstrip())
+    assert text.ellipsize("Ann", 28, True, 268) == "Ann"
+
+
+def test_long_name_never_leaves_its_plate():
+    """Draw a plate with the longest names on a blank canvas: nothing outside the plate changes."""
+    for name in ("Ш" * 32, "W" * 32, "Александра Константинопольская"):
+        for kwargs in ({}, {"dealer": True, "crown": True, "active": False}):
+            bg = Image.new("RGB", (T.WIDTH, T.HEIGHT), (0, 0, 0))
+            im = bg.copy()
+            spot = T.layout(3)[0]
+            T.draw_plate(im, spot, name, "-1000", **kwargs)
+            x0, y0 = spot.plate[0] - T.PLATE_W // 2, spot.plate[1] - T.PLATE_H // 2
+            box = (x0, y0, x0 + T.PLATE_W, y0 + T.PLATE_H)
+            outside = im.copy()
+            outside.paste((0, 0, 0), box)
+            assert outside.getbbox() is None, f"{name!r} drawn outside its plate"
+
+
+def test_probe_finds_a_pasted_card_and_nothing_else():
+    canvas = Image.new("RGB", (400, 300), palette.FELT)
+    sprite = cards.card_face("QH", 104)
+    canvas.paste(sprite, (123, 77), sprite)
+    assert contains(canvas, sprite, card_core(sprite))
+    other = cards.card_face("QD", 104)
+    assert not contains(canvas, other, card_core(other))

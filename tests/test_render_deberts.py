@@ -1,0 +1,92 @@
+"""Deberts pictures from real positions: both seat counts render, the sheet marks results, no hidden card."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+pytest.importorskip("core.deberts")
+
+from renderers import deberts, render_hand, render_score_sheet, render_table, sheet_image, table_image  # noqa: E402
+from renderers import table as T  # noqa: E402
+from renderers.cards import card_face  # noqa: E402
+from renderers.positions import find  # noqa: E402
+from tests.render_probe import card_core, contains  # noqa: E402
+
+NAMES = ["Александра Константинопольская", "Bob 🔥", "Ґалина"]
+MOMENTS = ("bidding", "play", "round_over")
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return {n: find("deberts", n, only=MOMENTS) for n in (2, 3)}
+
+
+def _decode(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_picture_renders(positions, players):
+    assert set(positions[players]) == set(MOMENTS)
+    for state in positions[players].values():
+        pub = state.view(None)
+        assert _decode(render_table(pub, NAMES[:players], lang="uk").data).size == (T.WIDTH, T.HEIGHT)
+        own = state.view(state.to_act)
+        assert _decode(render_table(own, NAMES[:players], style="four").data).size == (T.WIDTH, T.HEIGHT)
+        if own["hand"]:
+            hand = _decode(render_hand(own).data)
+            assert hand.width > hand.height
+        sheet = _decode(render_score_sheet(pub, NAMES[:players], lang="ru").data)
+        assert sheet.width + sheet.height <= 10_000
+
+
+def _visible(view) -> set[str]:
+    shown = {e["card"] for e in view["trick"]}
+    if view["last_trick"]:
+        shown |= {e["card"] for e in view["last_trick"]["cards"]}
+    if view["open_card"]:
+        shown.add(view["open_card"]["shown"])
+    if view["bottom_card"]:
+        shown.add(view["bottom_card"])
+    for runs in (view["runs"] or {}).get("by_seat", []):
+        for run in runs:
+            shown |= set(run.get("cards") or ())
+    return shown
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_public_table_never_shows_a_hidden_card(positions, players):
+    for moment in ("bidding", "play"):
+        state = positions[players][moment]
+        pub = state.view(None)
+        deal = state.record()["rounds"][-1]["deal"]
+        dealt = {c for h in deal["hands"] for c in h} | {c for h in deal.get("extra", []) for c in h}
+        hidden = dealt - _visible(pub)
+        assert hidden
+        im = table_image(pub, NAMES[:players])
+        for card in sorted(hidden):
+            for width in (*T.FACE_WIDTHS, deberts.RUN_CARD):
+                face = card_face(card, width)
+                assert not contains(im, face, card_core(face)), f"{card} shown at {width}px in {moment}"
+        shown = pub["open_card"]["shown"]
+        width = T.TRICK_CARD if moment == "bidding" else T.MINI_CARD
+        assert contains(im, card_face(shown, width), card_core(card_face(shown, width)))
+
+
+def test_sheet_marks_bait_and_hanging(positions):
+    base = positions[3]["round_over"].view(None)
+    row = {"round": 1, "scores": [0, 70, 40], "totals": [0, 70, 40], "redeal": False, "declarer": 0,
+           "trump": "H", "result": "bait", "points": [30, 50, 40], "hanging": 0, "hanging_paid": 0,
+           "hanging_to": []}  # fmt: skip
+    hanging = dict(row, round=2, result="hanging", scores=[0, 20, 30], totals=[0, 90, 70], hanging=60)
+    paid = dict(row, round=3, result="made", scores=[110, 0, 0], totals=[110, 90, 70], hanging_paid=60,
+                hanging_to=[0])  # fmt: skip
+    im = sheet_image(dict(base, score_sheet=[row, hanging, paid]), NAMES)
+    bait_pink, hanging_blue = deberts.RESULT_MARKER["bait"][:3], deberts.RESULT_MARKER["hanging"][:3]
+    colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
+    assert bait_pink in colours and hanging_blue in colours
