@@ -3,7 +3,7 @@
 ``read_round(history, players)`` replays the events since the last ``deal``: the cards played and by whom,
 voids (not following suit; not trumping when void), trumps a seat cannot hold (trump was led and it did
 not beat the highest trump on the table although that is a must), cards a seat was shown to hold (the
-scorer's runs, bella's partner card, the open card the declarer swapped in) and the bidding. Search
+scorer's runs, bella's partner card, the open card the declarer swapped in). Search
 play-outs keep a ``Memory`` up to date with ``note_play``.
 """
 
@@ -24,7 +24,6 @@ class Memory:
     voids: list[set[str]] = field(default_factory=list)
     lacks: list[set[str]] = field(default_factory=list)
     holds: list[set[str]] = field(default_factory=list)
-    passed: list[int] = field(default_factory=list)  # passes per seat in this round's bidding
     open: str | None = None
     bottom: str | None = None
     swapped: bool = False
@@ -36,7 +35,6 @@ class Memory:
             self.voids = [set() for _ in range(n)]
             self.lacks = [set() for _ in range(n)]
             self.holds = [set() for _ in range(n)]
-            self.passed = [0] * n
 
     def fork(self) -> Memory:
         """A copy for a play-out: only what play-outs change is copied."""
@@ -83,8 +81,6 @@ def read_round(history: Sequence[Event], players: int) -> Memory:
         if typ == "deal":
             mem.started = True
             mem.open = data.get("open")
-        elif typ == "pass" and seat is not None:
-            mem.passed[seat] += 1
         elif typ == "trump_named":
             trump = data["suit"]
         elif typ == "extra_dealt":

@@ -25,7 +25,6 @@ class Memory:
     lacks: list[set[str]] = field(default_factory=list)  # cards each seat cannot hold
     bid_marriage: list[int] = field(default_factory=list)  # marriage value each seat's bid proves (bid - 120)
     talon: list[str] | None = None  # the taken talon, when it was shown
-    talon_index: int | None = None
     declarer: int | None = None
     gave_to: list[int] = field(default_factory=list)  # receivers of the declarer's cards so far
     started: bool = False  # a round_started event was seen
@@ -37,22 +36,6 @@ class Memory:
             self.holds = [set() for _ in range(n)]
             self.lacks = [set() for _ in range(n)]
             self.bid_marriage = [0] * n
-
-    def copy(self) -> Memory:
-        return Memory(
-            self.players,
-            set(self.played),
-            dict(self.played_by),
-            [set(v) for v in self.voids],
-            [set(v) for v in self.holds],
-            [set(v) for v in self.lacks],
-            list(self.bid_marriage),
-            self.talon,
-            self.talon_index,
-            self.declarer,
-            list(self.gave_to),
-            self.started,
-        )
 
     def fork(self) -> Memory:
         """A copy for a play-out: only what play-outs change (played cards, voids) is copied."""
@@ -101,13 +84,10 @@ def read_round(history: Sequence[Event], players: int) -> Memory:
             mem.declarer = seat
         elif typ == "talon_shown":
             mem.talon = list(data.get("cards", []))
-            mem.talon_index = data.get("index", 0)
             if seat is not None:
                 mem.holds[seat].update(mem.talon)
         elif typ == "card_given":
             mem.gave_to.append(data["to"])
-        elif typ == "talon_hidden":
-            mem.talon_index = data.get("index", 0)
         elif typ == "card_played" and seat is not None:
             card = data["card"]
             led = trick[0][1][1] if trick else None

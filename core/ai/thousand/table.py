@@ -51,10 +51,6 @@ class Table:
     memory: Memory
     talons: list[dict[str, Any]]  # the view's talons: {"count", "cards"}
 
-    @property
-    def tricks_per_round(self) -> int:
-        return 11 if self.players == 2 else 8
-
     def unseen(self) -> set[str]:
         """Cards neither in this seat's hand nor played this round."""
         return set(DECK).difference(self.hand, self.memory.played)
