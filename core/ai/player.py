@@ -15,12 +15,19 @@ from core.rng import stream
 
 LEVELS = ("random", "easy", "normal", "strong")
 
-# Game name -> module with ``decide(level, view, history, legal, rng) -> Action``.
+# Game name -> package of its computer players. Each holds the same roles: ``memory.read_round(history,
+# players)`` (what the public events told), ``table.from_view(view, memory, legal)`` (the seat's picture of
+# the table), ``easy.decide(table, rng)``, ``normal.decide(table, rng)`` and
+# ``strong.decide(view, memory, table, rng, budget)``.
 _POLICIES = {
     "thousand": "core.ai.thousand",
     "deberts": "core.ai.deberts",
     "kozel": "core.ai.kozel",
 }
+
+
+def _role(game: str, role: str) -> Any:
+    return importlib.import_module(f"{_POLICIES[game]}.{role}")
 
 
 class ComputerPlayer:
@@ -35,7 +42,6 @@ class ComputerPlayer:
         self.level = level
         self.seed = seed
         self.budget = budget
-        self._policy = importlib.import_module(_POLICIES[game])
 
     def decide(self, view: dict[str, Any], history: Sequence[Event]) -> Action:
         """The action this seat takes now, chosen from ``view["legal"]``.
@@ -57,7 +63,12 @@ class ComputerPlayer:
             return legal[0]
         if self.level == "random":
             return legal[rng.randrange(len(legal))]
-        action = self._policy.decide(self.level, view, list(history), legal, rng, self.budget)
+        memory = _role(self.game, "memory").read_round(list(history), view["players"])
+        table = _role(self.game, "table").from_view(view, memory, legal)
+        if self.level == "strong":
+            action = _role(self.game, "strong").decide(view, memory, table, rng, self.budget)
+        else:
+            action = _role(self.game, self.level).decide(table, rng)
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
