@@ -2,7 +2,7 @@
 FROM python:3.11-slim
 WORKDIR /app
 ENV PYTHONUNBUFFERED=1 DATA_DIR=/data
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY core ./core
 COPY renderers ./renderers
 COPY bot ./bot
