@@ -1,0 +1,232 @@
+"""The boundary between the chat application and a chat platform: small neutral types and the ``Port``.
+
+An adapter (``bot/telegram``, ``bot/discord``, ``bot/playground``) does two things only:
+
+* it turns what the platform delivers into ``Command``, ``Press`` and ``PrivateStart`` values and hands them
+  to the application (``bot.app.Application.command / press / private_start``);
+* it implements ``Port``: the application sends and edits messages only through these methods.
+
+Everything here is plain data: no chat library, no database. Identifiers are strings whatever the platform
+uses, so that a Telegram chat id, a Discord snowflake and a playground room name all fit.
+
+Rules every adapter keeps:
+
+* ``Button.payload`` is opaque ASCII of at most ``MAX_PAYLOAD`` bytes; it comes back unchanged in ``Press``.
+  (Telegram allows 64 bytes of callback data, Discord 100 characters of custom id: the adapter may add a
+  prefix of its own of up to 8 bytes.)
+* ``edit_public`` keeps one message up to date. It may coalesce edits (the latest wins) and may re-send a
+  message that was deleted; it returns the reference of the message that now shows the content.
+* ``send_private`` / ``edit_private`` reach one user and nobody else (a Telegram private chat, a Discord
+  ephemeral message, the playground's private pane). When the platform cannot reach the user now, they
+  raise ``Unreachable``; the application then calls ``invite_private`` in the group.
+* ``answer`` is called exactly once for every ``Press`` the application receives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+MAX_PAYLOAD = 56  # bytes of a button payload made by the application
+MAX_CAPTION = 1024  # the longest text the application puts under a picture (Telegram's caption limit)
+MAX_TEXT = 4096  # the longest text message
+
+COMMANDS = (
+    "new",
+    "join",
+    "leave",
+    "stop",
+    "rules",
+    "settings",
+    "lang",
+    "score",
+    "top",
+    "me",
+    "history",
+    "export",
+    "help",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A person on one platform. ``language`` is the platform's language hint (``"ru"``, ``"en-US"``)."""
+
+    platform: str
+    id: str
+    name: str
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A group, channel or playground room; ``thread`` is a forum topic where the platform has them.
+
+    One table runs per (platform, id, thread).
+    """
+
+    platform: str
+    id: str
+    thread: str | None = None
+    title: str = ""
+    language: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        return (self.platform, self.id, self.thread)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """Where a sent message lives, enough for the adapter to edit it later (also after a restart).
+
+    ``chat_id`` is the group or the user's private chat; ``extra`` is any other string the adapter needs
+    (kept by the application with the reference, never read by it).
+    """
+
+    platform: str
+    chat_id: str
+    message_id: str
+    thread: str | None = None
+    extra: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "platform": self.platform,
+            "chat_id": self.chat_id,
+            "message_id": self.message_id,
+            "thread": self.thread,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> MessageRef | None:
+        if not isinstance(data, dict):
+            return None
+        try:
+            return cls(
+                str(data["platform"]),
+                str(data["chat_id"]),
+                str(data["message_id"]),
+                None if data.get("thread") is None else str(data["thread"]),
+                str(data.get("extra") or ""),
+            )
+        except (KeyError, TypeError):
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One button. Either ``payload`` (comes back as a ``Press``) or ``url`` (a link, e.g. a deep link).
+
+    ``style``: ``"primary"``, ``"danger"`` or ``"default"`` (platforms without styles ignore it).
+    """
+
+    label: str
+    payload: str = ""
+    url: str | None = None
+    style: str = "default"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file attached to a message (the ``export`` JSON)."""
+
+    filename: str
+    data: bytes
+    mime: str = "application/json"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One outgoing message: text (a caption when there is a picture), an optional JPEG picture, an
+    optional file, and rows of buttons."""
+
+    text: str
+    image: bytes | None = None
+    image_name: str = "picture.jpg"
+    document: Document | None = None
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+    def all_buttons(self) -> list[Button]:
+        return [b for row in self.buttons for b in row]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command typed by a user: ``name`` is one of ``COMMANDS``; ``args`` the rest of the line.
+
+    ``chat`` is None when the command was given in the private chat with the bot. ``handle`` belongs to
+    the adapter (a Telegram message id, a Discord interaction) and is passed back in ``reply_to``.
+    """
+
+    user: User
+    chat: Chat | None
+    name: str
+    args: str = ""
+    handle: Any = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press. ``chat`` is where the button was (None: the user's private chat);
+    ``message`` the message that carried it; ``handle`` the adapter's own (callback query, interaction)."""
+
+    user: User
+    chat: Chat | None
+    payload: str
+    message: MessageRef | None = None
+    handle: Any = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateStart:
+    """The user opened the private chat with the bot through an invitation (Telegram ``/start <payload>``)."""
+
+    user: User
+    payload: str = ""
+    handle: Any = field(default=None, compare=False)
+
+
+class Unreachable(Exception):
+    """The platform cannot deliver a private message to this user now (never started the bot, blocked it,
+    or no live interaction to answer through)."""
+
+
+class MessageGone(Exception):
+    """The message to edit no longer exists and the adapter could not show the content again."""
+
+
+@runtime_checkable
+class Port(Protocol):
+    """What the application needs from a chat platform."""
+
+    platform: str
+
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+        """Post a message in the group (as the answer to ``reply_to`` where the platform needs one)."""
+        ...
+
+    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+        """Replace a public message's text, picture and buttons; may coalesce and may re-send."""
+        ...
+
+    async def send_private(
+        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+    ) -> MessageRef:
+        """Send a message only this user sees; ``via`` is the user's own press or command being handled,
+        when there is one. Raises ``Unreachable``."""
+        ...
+
+    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+        """Replace a private message in place (or show it again); raises ``Unreachable`` / ``MessageGone``."""
+        ...
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        """Acknowledge a press, with a short notice (a toast, or an alert the user must close)."""
+        ...
+
+    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+        """Tell the group that ``user`` cannot be reached privately, with a way to open the private chat
+        (Telegram: a deep-link button ``t.me/<bot>?start=<start_payload>``). Returns the message, if any."""
+        ...
