@@ -11,9 +11,10 @@ uses, so that a Telegram chat id, a Discord snowflake and a playground room name
 
 Rules every adapter keeps:
 
-* ``Button.payload`` is opaque ASCII of at most ``MAX_PAYLOAD`` bytes; it comes back unchanged in ``Press``.
-  (Telegram allows 64 bytes of callback data, Discord 100 characters of custom id: the adapter may add a
-  prefix of its own of up to 8 bytes.)
+* ``Button.payload`` is opaque ASCII of at most ``MAX_PAYLOAD`` bytes drawn from ``PAYLOAD_CHARS`` (no ``:``,
+  no spaces); it comes back unchanged in ``Press``. (Telegram allows 64 bytes of callback data, Discord 100
+  characters of custom id: the adapter may add a prefix of its own of up to 8 bytes.) A ``start_payload`` of
+  ``invite_private`` uses only ``[A-Za-z0-9_-]`` and is at most 64 characters (Telegram's deep-link rule).
 * ``edit_public`` keeps one message up to date. It may coalesce edits (the latest wins) and may re-send a
   message that was deleted; it returns the reference of the message that now shows the content.
 * ``send_private`` / ``edit_private`` reach one user and nobody else (a Telegram private chat, a Discord
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 MAX_PAYLOAD = 56  # bytes of a button payload made by the application
+PAYLOAD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.,=~!*")
 MAX_CAPTION = 1024  # the longest text the application puts under a picture (Telegram's caption limit)
 MAX_TEXT = 4096  # the longest text message
 
