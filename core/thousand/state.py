@@ -15,6 +15,7 @@ from core.thousand import deal as dealing
 from core.thousand.cards import (
     ACE_MARRIAGE,
     ACES,
+    DECK,
     MARRIAGE,
     POINTS,
     STRENGTH,
@@ -41,6 +42,22 @@ _ROUND_FIELDS = (
 
 def _next(seat: int, n: int) -> int:
     return (seat + 1) % n
+
+
+# Actions are immutable named tuples: the engine hands out one shared object per decision instead of building
+# a new one each time (legal actions are asked for at every step of every random game and search rollout).
+_PLAY = [{c: Action(s, "play", card=c) for c in DECK} for s in range(4)]
+_GIVE = [{(c, to): Action(s, "give", card=c, to=to) for c in DECK for to in range(4)} for s in range(4)]
+# bids and contracts that are multiples of 5, by value // 5 (so a run of them is one list slice)
+_BID_STEP = [[Action(s, "bid", value=5 * k) for k in range(201)] for s in range(4)]
+_CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s in range(4)]
+_EXPECTED = {
+    "bidding": ("bid", "pass"),
+    "talon": ("take_talon",),
+    "give": ("give", "concede"),
+    "contract": ("contract", "concede"),
+    "play": ("play", "concede"),
+}
 
 
 class ThousandState(GameState):
@@ -133,9 +150,11 @@ class ThousandState(GameState):
         if self.phase != "round_over":
             raise IllegalAction("the round is still being played", "round_not_over")
         dealer = self.next_dealer
-        if deal is None:
+        if deal is None:  # a deal of our own making is valid by construction: no need to check it
             deal = dealing.random_deal(self.players, dealer, stream(self.seed, "deal", self.round_index))
-        hands, talons = dealing.check_deal(deal, self.players, dealer)
+            hands, talons = deal["hands"], deal["talon"]
+        else:
+            hands, talons = dealing.check_deal(deal, self.players, dealer)
         self._clear_round()
         self.dealer = dealer
         self.round_index += 1
@@ -181,7 +200,14 @@ class ThousandState(GameState):
     # legal actions
 
     def legal_actions(self, seat: int) -> list[Action]:
-        out: list[Action] = []
+        if self.phase == "play" and seat == self.turn and type(seat) is int:
+            # the hot path of every random game: no redeal is possible while playing
+            actions = _PLAY[seat]
+            out = [actions[c] for c in self._playable(seat)]
+            if self.tricks_done == 0 and not self.trick and self._may_concede(seat):
+                out.append(Action(seat, "concede"))
+            return out
+        out = []
         if self.phase not in PLAY_PHASES or not isinstance(seat, int):
             return out
         if self._may_redeal(seat):
@@ -192,16 +218,20 @@ class ThousandState(GameState):
         if phase == "bidding":
             if self._may_pass(seat):
                 out.append(Action(seat, "pass"))
-            out += [Action(seat, "bid", value=v) for v in self._bid_values(seat)]
+            out += self._bid_actions(seat)
         elif phase == "talon":
             out += [Action(seat, "take_talon", index=i) for i in range(len(self.talons))]
         elif phase == "give":
             receivers = self._receivers_left()
-            out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
+            if type(seat) is int:
+                gives = _GIVE[seat]
+                out += [gives[(c, r)] for c in self.hands[seat] for r in receivers]
+            else:
+                out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
             if self._may_concede(seat):
                 out.append(Action(seat, "concede"))
         elif phase == "contract":
-            out += [Action(seat, "contract", value=v) for v in self._contract_values()]
+            out += self._contract_actions(seat)
             if self._may_concede(seat):
                 out.append(Action(seat, "concede"))
         elif phase == "play":
@@ -235,6 +265,31 @@ class ThousandState(GameState):
             low = 100 if self.bid is None else (self.bid // 5 + 1) * 5
         values += range(low, cap + 1, 5)
         return values
+
+    def _bid_actions(self, seat: int) -> list[Action]:
+        """``Action(seat, "bid", value=v)`` for every v of ``_bid_values(seat)``, from the shared actions."""
+        if type(seat) is not int:
+            return [Action(seat, "bid", value=v) for v in self._bid_values(seat)]
+        on_barrel = self.barrel[seat]
+        cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
+        out = []
+        if on_barrel:
+            if self.bid is None or self.bid < 121:
+                out.append(Action(seat, "bid", value=121))
+            low = max(125, (self.bid // 5 + 1) * 5 if self.bid is not None else 125)
+        else:
+            low = 100 if self.bid is None else (self.bid // 5 + 1) * 5
+        return out + _BID_STEP[seat][low // 5 : cap // 5 + 1]  # = range(low, cap + 1, 5), low a multiple of 5
+
+    def _contract_actions(self, seat: int) -> list[Action]:
+        """``Action(seat, "contract", value=v)`` for every v of ``_contract_values()``."""
+        d = self.declarer
+        assert d is not None and self.bid is not None
+        if type(seat) is not int:
+            return [Action(seat, "contract", value=v) for v in self._contract_values()]
+        cap = bid_cap(self.hands[d], self.options.ace_marriage, self.barrel[d])
+        start = (self.bid // 5 + 1) * 5
+        return [Action(seat, "contract", value=self.bid)] + _CONTRACT_STEP[seat][start // 5 : cap // 5 + 1]
 
     def _receivers_left(self) -> list[int]:
         done = {g["to"] for g in self.gives}
@@ -273,14 +328,16 @@ class ThousandState(GameState):
 
     def _playable(self, seat: int) -> list[str]:
         hand = self.hands[seat]
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             return list(hand)
-        led = self.trick[0][1][1]
+        led = trick[0][1][1]
         same = [c for c in hand if c[1] == led]
         if same:
             return same
-        if self.trump is not None:
-            trumps = [c for c in hand if c[1] == self.trump]
+        trump = self.trump
+        if trump is not None:
+            trumps = [c for c in hand if c[1] == trump]
             if trumps:
                 return trumps
         return list(hand)
@@ -289,12 +346,44 @@ class ThousandState(GameState):
     # applying
 
     def apply_in_place(self, action: Action) -> list[Event]:
-        self._check(action)
-        events = self._perform(action)
-        if self.log:
-            self.log[-1]["actions"].append(action.to_json())
+        seat = action.seat if type(action) is Action else None
+        if (
+            self.phase == "play"
+            and seat == self.turn
+            and type(seat) is int
+            and action.type == "play"
+            and self._may_play(seat, action.card)
+        ):  # the hot path: a legal card (accepted exactly when every check of _check passes)
+            events = self._play(seat, action.card)  # type: ignore[arg-type]
+            if self.log:
+                self.log[-1]["actions"].append({"seat": seat, "type": "play", "card": action.card})
+        else:
+            self._check(action)
+            events = self._perform(action)
+            if self.log:
+                self.log[-1]["actions"].append(action.to_json())
         self.round_actions += 1
         return events
+
+    def _may_play(self, seat: int, card: object) -> bool:
+        """Whether ``seat`` (the seat in turn) may play ``card`` now: the same as ``card in _playable(seat)``."""
+        hand = self.hands[seat]
+        if card not in hand:
+            return False
+        trick = self.trick
+        if not trick:
+            return True
+        led = trick[0][1][1]
+        suit = card[1]  # type: ignore[index]
+        if suit == led:
+            return True
+        for c in hand:
+            if c[1] == led:
+                return False
+        trump = self.trump
+        if trump is None or suit == trump:
+            return True
+        return all(c[1] != trump for c in hand)
 
     def _check(self, action: Action) -> None:
         """Raise IllegalAction with a precise reason when the action is not legal now."""
@@ -316,13 +405,7 @@ class ThousandState(GameState):
         if seat != self.to_act:
             raise IllegalAction("it is not your turn", "not_your_turn", seat=seat, to_act=self.to_act)
         phase = self.phase
-        expected = {
-            "bidding": ("bid", "pass"),
-            "talon": ("take_talon",),
-            "give": ("give", "concede"),
-            "contract": ("contract", "concede"),
-            "play": ("play", "concede"),
-        }[phase]
+        expected = _EXPECTED[phase]
         if typ not in expected:
             raise IllegalAction(f"'{typ}' is not possible while {phase}", "wrong_phase", type=typ, phase=phase)
         if typ == "pass":
@@ -400,6 +483,8 @@ class ThousandState(GameState):
 
     def _perform(self, a: Action) -> list[Event]:
         seat = a.seat
+        if a.type == "play":
+            return self._play(seat, a.card)  # type: ignore[arg-type]
         if a.type == "redeal":
             return self._redeal(seat)
         if a.type == "pass":
@@ -478,27 +563,28 @@ class ThousandState(GameState):
 
     # ---- play ---------------------------------------------------------------------------------------
     def _play(self, seat: int, card: str) -> list[Event]:
-        events: list[Event] = []
-        hand = self.hands[seat]
-        if not self.trick and self.tricks_done > 0:
+        trick = self.trick
+        events = [Event("card_played", seat, {"card": card})]
+        if not trick and self.tricks_done > 0 and card[0] in "KQA":
             events += self._declare(seat, card)
-        hand.remove(card)
-        self.trick.append([seat, card])
+        self.hands[seat].remove(card)
+        trick.append([seat, card])
         self.played.append(card)
-        events.insert(0, Event("card_played", seat, {"card": card}))
-        if len(self.trick) < len(self.active):
-            nxt = _next(seat, self.players)
+        if len(trick) < len(self.active):
+            nxt = (seat + 1) % self.players
             if nxt == self.sitting_out:
-                nxt = _next(nxt, self.players)
+                nxt = (nxt + 1) % self.players
             self.turn = nxt
             return events
         winner = self._trick_winner()
-        cards = [c for _s, c in self.trick]
-        pts = sum(POINTS[c] for c in cards)
+        cards = [c for _s, c in trick]
+        pts = 0
+        for c in cards:
+            pts += POINTS[c]
         self.card_pts[winner] += pts
         self.tricks_taken[winner] += 1
         self.tricks_done += 1
-        self.last_trick = {"cards": [{"seat": s, "card": c} for s, c in self.trick], "winner": winner}
+        self.last_trick = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
         self.trick = []
         self.turn = winner
         self.leader = winner
