@@ -21,7 +21,10 @@ def estimate(hand: list[str]) -> int:
 def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
     phase = state.phase
     if phase == "play":
-        return _choose_play(state, seat, actions, rng)
+        if actions and actions[0].type == "play" and actions[-1].type == "play":
+            return _choose_card(state, seat, actions, rng)  # the usual case: nothing but cards
+        plays = [a for a in actions if a.type == "play"]
+        return _choose_card(state, seat, plays, rng) if plays else actions[0]
     hand = state.hands[seat]
     if phase == "bidding":
         # the engine lists [redeal] [pass] then the bids in rising order: the affordable bids are a prefix
@@ -43,8 +46,8 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
     if phase == "give":
         gives = [a for a in actions if a.type == "give"]
         keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-        cheap = sorted(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
-        return cheap[0]
+        # the cheapest give (min, not sorted()[0]: the same keys in the same order, the same first card)
+        return min(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
     if phase == "contract":
         values = [a for a in actions if a.type == "contract"]
         concede = any(a.type == "concede" for a in actions)
@@ -55,13 +58,7 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
     return plays[0] if plays else actions[0]
 
 
-def _choose_play(state, seat: int, actions: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
-    if actions and actions[0].type == "play" and actions[-1].type == "play":
-        plays = actions  # the usual case: nothing but cards (no concede, no redeal)
-    else:
-        plays = [a for a in actions if a.type == "play"]
-        if not plays:
-            return actions[0]
+def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
     trick = state.trick
     random_ = rng.random
     if not trick:

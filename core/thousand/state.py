@@ -201,10 +201,22 @@ class ThousandState(GameState):
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.phase == "play" and seat == self.turn and type(seat) is int:
-            # the hot path of every random game: no redeal is possible while playing
+            # the hot path of every random game (``_playable`` written out; no redeal is possible while playing)
             actions = _PLAY[seat]
-            out = [actions[c] for c in self._playable(seat)]
-            if self.tricks_done == 0 and not self.trick and self._may_concede(seat):
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                led = trick[0][1][1]
+                out = [actions[c] for c in hand if c[1] == led]
+                if not out:
+                    trump = self.trump
+                    if trump is not None:
+                        out = [actions[c] for c in hand if c[1] == trump]
+                    if not out:
+                        out = [actions[c] for c in hand]
+                return out  # conceding is only possible before the first lead
+            out = [actions[c] for c in hand]
+            if self.tricks_done == 0 and self._may_concede(seat):
                 out.append(Action(seat, "concede"))
             return out
         out = []
@@ -253,9 +265,10 @@ class ThousandState(GameState):
         # the first hand opens with at least 100 and may not pass on the opening call
         return not (self.bid is None and seat == self.first_hand and self.bids[seat] is None)
 
-    def _bid_values(self, seat: int) -> list[int]:
+    def _bid_values(self, seat: int, cap: int | None = None) -> list[int]:
         on_barrel = self.barrel[seat]
-        cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
+        if cap is None:
+            cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
         values = []
         if on_barrel:
             if self.bid is None or self.bid < 121:
@@ -346,44 +359,35 @@ class ThousandState(GameState):
     # applying
 
     def apply_in_place(self, action: Action) -> list[Event]:
-        seat = action.seat if type(action) is Action else None
-        if (
-            self.phase == "play"
-            and seat == self.turn
-            and type(seat) is int
-            and action.type == "play"
-            and self._may_play(seat, action.card)
-        ):  # the hot path: a legal card (accepted exactly when every check of _check passes)
-            events = self._play(seat, action.card)  # type: ignore[arg-type]
-            if self.log:
-                self.log[-1]["actions"].append({"seat": seat, "type": "play", "card": action.card})
-        else:
-            self._check(action)
-            events = self._perform(action)
-            if self.log:
-                self.log[-1]["actions"].append(action.to_json())
+        if self.phase == "play" and type(action) is Action and action[1] == "play":
+            seat, card = action[0], action[3]
+            if seat == self.turn and type(seat) is int and card in self.hands[seat]:
+                trick = self.trick
+                if trick:  # follow suit, else trump when you can (``_playable`` as a test)
+                    led = trick[0][1][1]
+                    suit = card[1]  # type: ignore[index]
+                    if suit != led:
+                        hand = self.hands[seat]
+                        trump = self.trump
+                        for c in hand:
+                            if c[1] == led or (c[1] == trump and suit != trump):
+                                break
+                        else:
+                            trick = None
+                    else:
+                        trick = None
+                if not trick:  # the hot path: a legal card (accepted exactly when every check of _check passes)
+                    events = self._play(seat, card)  # type: ignore[arg-type]
+                    if self.log:
+                        self.log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
+                    self.round_actions += 1
+                    return events
+        self._check(action)
+        events = self._perform(action)
+        if self.log:
+            self.log[-1]["actions"].append(action.to_json())
         self.round_actions += 1
         return events
-
-    def _may_play(self, seat: int, card: object) -> bool:
-        """Whether ``seat`` (the seat in turn) may play ``card`` now: the same as ``card in _playable(seat)``."""
-        hand = self.hands[seat]
-        if card not in hand:
-            return False
-        trick = self.trick
-        if not trick:
-            return True
-        led = trick[0][1][1]
-        suit = card[1]  # type: ignore[index]
-        if suit == led:
-            return True
-        for c in hand:
-            if c[1] == led:
-                return False
-        trump = self.trump
-        if trump is None or suit == trump:
-            return True
-        return all(c[1] != trump for c in hand)
 
     def _check(self, action: Action) -> None:
         """Raise IllegalAction with a precise reason when the action is not legal now."""
@@ -456,7 +460,7 @@ class ThousandState(GameState):
         cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
         if value % 5 != 0 and not (on_barrel and value == 121):
             raise IllegalAction("bids are multiples of 5", "bid_not_multiple_of_5", value=value)
-        lowest = self._bid_values(seat)
+        lowest = self._bid_values(seat, cap)
         if not lowest or value < lowest[0]:
             minimum = lowest[0] if lowest else (self.bid or 100) + 5
             raise IllegalAction(f"the bid must be at least {minimum}", "bid_too_low", value=value, minimum=minimum)
