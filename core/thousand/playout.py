@@ -81,9 +81,7 @@ def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> A
         elif c[1] == trump:
             best = c
     best_suit, best_strength = best[1], STRENGTH[best]
-    winning = [
-        a for a in plays if (STRENGTH[a.card] > best_strength if a.card[1] == best_suit else a.card[1] == trump)
-    ]
+    winning = [a for a in plays if (STRENGTH[a.card] > best_strength if a.card[1] == best_suit else a.card[1] == trump)]
     if winning:
         return min(winning, key=lambda a: (STRENGTH[a.card], random_()))
     return min(plays, key=lambda a: (POINTS[a.card], random_()))
