@@ -192,6 +192,8 @@ class FakeBotAPI:
         self._session: aiohttp.ClientSession | None = None
         self._rr = itertools.count()
         self._in_flight = 0
+        self._fetched = 0
+        self._closing = False
         self._last_activity = time.monotonic()
         self.base_url = ""
 
@@ -208,6 +210,7 @@ class FakeBotAPI:
         return self.base_url
 
     async def stop(self) -> None:
+        self._closing = True
         if self._delivery:
             self._delivery.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -335,7 +338,9 @@ class FakeBotAPI:
         raise TimeoutError("the bot did not settle")
 
     def _pending_updates(self) -> bool:
-        return bool(self._updates) and self.webhook is not None
+        if self.webhook is not None:
+            return bool(self._updates)
+        return any(u["update_id"] > self._fetched for u in self._updates)
 
     # ----------------------------------------------------------------------------------------- what is seen
     def visible(self, chat_id: int, *, thread: int | None = None, from_bot: bool = True) -> list[Shown]:
@@ -363,6 +368,8 @@ class FakeBotAPI:
             self._changed.notify_all()
 
     async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["method"] == "getUpdates":  # a long poll is waiting, not working
+            return await self._serve(request)
         self._in_flight += 1
         self._touch()
         try:
@@ -383,7 +390,7 @@ class FakeBotAPI:
         try:
             self._injected_failure(method, params)
             if method == "getUpdates":
-                result = await self.m_getUpdates(params)
+                result = await self.m_getUpdates(params, request)
             else:
                 result = handler(params, files)
         except ApiError as e:
@@ -596,7 +603,7 @@ class FakeBotAPI:
     def m_close(self, params, files) -> bool:
         return True
 
-    async def m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def m_getUpdates(self, params: dict[str, Any], request: web.Request) -> list[dict[str, Any]]:
         if self.webhook is not None:
             raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use "
                                 "deleteWebhook to delete the webhook first")
@@ -608,9 +615,14 @@ class FakeBotAPI:
         deadline = time.monotonic() + timeout
         while not self._updates and time.monotonic() < deadline:
             await asyncio.sleep(0.005)
-            if self.webhook is not None:
+            transport = request.transport
+            if self.webhook is not None or self._closing or transport is None or transport.is_closing():
                 break
-        return self._updates[:limit]
+        batch = self._updates[:limit]
+        if batch:
+            self._fetched = max(self._fetched, batch[-1]["update_id"])
+            self._touch()
+        return batch
 
     def m_setWebhook(self, params, files) -> bool:
         url = params.get("url", "")
