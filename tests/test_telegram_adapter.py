@@ -71,7 +71,7 @@ async def test_command_menu_in_three_languages(api):
     assert names[:3] == ["new", "join", "leave"] and len(names) == 13
     ru = {c["command"]: c["description"] for c in api.commands[("default", "ru")]}
     uk = {c["command"]: c["description"] for c in api.commands[("default", "uk")]}
-    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл"
+    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 13
 
 
 async def test_moves_edit_the_table_latest_picture_wins(api):

@@ -12,7 +12,7 @@ MENU_LANGS = ("en", "ru", "uk")
 
 
 def menu(lang: str) -> list[BotCommand]:
-    return [BotCommand(command=name, description=texts.say(lang, f"cmd_{name}")) for name in COMMANDS]
+    return [BotCommand(command=name, description=texts.command_help(lang, name)) for name in COMMANDS]
 
 
 async def register_commands(bot: Bot) -> None:

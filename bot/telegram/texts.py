@@ -1,42 +1,36 @@
 """The Telegram adapter's own words (the application writes everything else): the deep-link button, the
-answer to a button that is not ours, and the command menu, in English, Russian and Ukrainian."""
+answer to a button that is not ours, and the command menu; from the ``core.i18n`` catalogs."""
 
 from __future__ import annotations
 
-WORDS: dict[str, dict[str, str]] = {
-    "open_private": {
-        "en": "Open my chat with the bot",
-        "ru": "Открыть чат с ботом",
-        "uk": "Відкрити чат із ботом",
-    },
-    "unknown_button": {
-        "en": "This button is no longer valid.",
-        "ru": "Эта кнопка больше не действует.",
-        "uk": "Ця кнопка більше не діє.",
-    },
-    "cmd_new": {"en": "Start a new table: /new thousand|deberts|kozel", "ru": "Новый стол: /new thousand|deberts|kozel",
-                "uk": "Новий стіл: /new thousand|deberts|kozel"},
-    "cmd_join": {"en": "Take a seat at the table", "ru": "Сесть за стол", "uk": "Сісти за стіл"},
-    "cmd_leave": {"en": "Leave the table", "ru": "Выйти из-за стола", "uk": "Вийти з-за столу"},
-    "cmd_stop": {"en": "Stop the game at this table", "ru": "Остановить игру за этим столом",
-                 "uk": "Зупинити гру за цим столом"},
-    "cmd_rules": {"en": "Rules of the game", "ru": "Правила игры", "uk": "Правила гри"},
-    "cmd_settings": {"en": "Table conventions", "ru": "Договорённости стола", "uk": "Домовленості столу"},
-    "cmd_lang": {"en": "Language: /lang en|ru|uk", "ru": "Язык: /lang en|ru|uk", "uk": "Мова: /lang en|ru|uk"},
-    "cmd_score": {"en": "Score of the current game", "ru": "Счёт текущей партии", "uk": "Рахунок поточної партії"},
-    "cmd_top": {"en": "Best players of this chat", "ru": "Лучшие игроки чата", "uk": "Найкращі гравці чату"},
-    "cmd_me": {"en": "My rating and games", "ru": "Мой рейтинг и партии", "uk": "Мій рейтинг і партії"},
-    "cmd_history": {"en": "Finished games", "ru": "Сыгранные партии", "uk": "Зіграні партії"},
-    "cmd_export": {"en": "A game record as a file", "ru": "Запись партии файлом", "uk": "Запис партії файлом"},
-    "cmd_help": {"en": "How to play with the bot", "ru": "Как играть с ботом", "uk": "Як грати з ботом"},
+from core.i18n import N_, t
+
+COMMAND_HELP = {
+    "new": N_("Start a new table: /new thousand, deberts or kozel"),
+    "join": N_("Take a seat at the table"),
+    "leave": N_("Leave the table"),
+    "stop": N_("Stop the game at this table"),
+    "rules": N_("Rules of the game"),
+    "settings": N_("Table conventions"),
+    "lang": N_("Language of the bot: /lang en, ru or uk"),
+    "score": N_("Score of the current game"),
+    "top": N_("Best players of this chat"),
+    "me": N_("My rating and games"),
+    "history": N_("Finished games"),
+    "export": N_("A game record as a file"),
+    "help": N_("How to play with the bot"),
 }
 
 
-def lang_of(language: str | None) -> str:
-    """``"ru-RU"`` -> ``"ru"``; anything we do not speak -> ``"en"``."""
-    code = (language or "en").replace("_", "-").split("-")[0].lower()
-    return code if code in ("en", "ru", "uk") else "en"
+def command_help(lang: str | None, name: str) -> str:
+    return t(lang, COMMAND_HELP[name])
 
 
-def say(language: str | None, key: str) -> str:
-    return WORDS[key][lang_of(language)]
+def open_private(lang: str | None) -> str:
+    # Translators: the button under "cannot write to you" in the group; it opens the bot's private chat
+    return t(lang, "Open the chat with the bot")
+
+
+def unknown_button(lang: str | None) -> str:
+    # Translators: the answer to a press on a button the bot did not make (a forged or foreign button)
+    return t(lang, "This button is no longer valid.")

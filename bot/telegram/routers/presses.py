@@ -20,7 +20,7 @@ async def on_press(query: CallbackQuery, app: Application, port: TelegramPort) -
     user = user_of(query.from_user)
     if payload is None:
         await port.answer(Press(user, None, query.data or "", handle=query.id),
-                          texts.say(user.language, "unknown_button"), alert=True)
+                          texts.unknown_button(user.language), alert=True)
         return
     message = query.message
     chat = chat_of(message.chat, message) if message is not None else None
