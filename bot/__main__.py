@@ -5,11 +5,18 @@ from __future__ import annotations
 import sys
 
 from bot.config import Settings
+from bot.telegram.token_check import BadToken, check_token
 from core import games
 
 
 def main() -> int:
     settings = Settings()
+    if settings.telegram_bot_token:
+        try:
+            check_token(settings.telegram_bot_token)
+        except BadToken as e:
+            print(e, file=sys.stderr)
+            return 2
     adapters = settings.adapters()
     print(f"games: {', '.join(games.available())}")
     print(f"database: {settings.effective_database_url()}")

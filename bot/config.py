@@ -14,7 +14,7 @@ class Settings(BaseSettings):
     telegram_api_url: str | None = None
     telegram_webhook_url: str | None = None  # set: webhook mode (several workers behind one URL); else polling
     telegram_webhook_host: str = "0.0.0.0"  # where this worker's webhook server listens
-    telegram_webhook_port: int = 8080
+    telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None  # default: derived from the token
     telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one chat
     telegram_group_per_minute: int = 20  # messages and edits per minute in one group

@@ -54,6 +54,10 @@ class RecordingApp:
     def attach(self, port) -> None:
         self.port = port
 
+    def twin(self) -> RecordingApp:
+        """Another worker's application over the same tables (as two processes share one database)."""
+        return RecordingApp(tables=self.tables, moves=self.moves, hands=self.hands, invited=self.invited)
+
     def table(self, n: int) -> Message:
         return Message(f"Table, move {n}", image=picture(n), buttons=TABLE_BUTTONS)
 
@@ -103,8 +107,8 @@ class RecordingApp:
 class Worker:
     """One bot process's worth of adapter (in this event loop): runner + recording app."""
 
-    def __init__(self, server: FakeBotAPI, **overrides) -> None:
-        self.app = RecordingApp()
+    def __init__(self, server: FakeBotAPI, app: RecordingApp | None = None, **overrides) -> None:
+        self.app = app or RecordingApp()
         self.runner = TelegramRunner(self.app, settings_for(server, **overrides))
 
     @property
