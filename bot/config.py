@@ -16,7 +16,8 @@ class Settings(BaseSettings):
     telegram_webhook_host: str = "0.0.0.0"  # where this worker's webhook server listens
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None  # default: derived from the token
-    telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one chat
+    telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one group
+    telegram_private_interval: float = 0.5  # the same in a user's private chat with the bot
     telegram_group_per_minute: int = 20  # messages and edits per minute in one group
     telegram_global_per_second: int = 30  # Bot API requests per second for the whole bot
     redis_url: str | None = None  # shared flood control and table-edit coordination between workers

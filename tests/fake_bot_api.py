@@ -112,6 +112,7 @@ class Shown:
     photo: bytes | None = None
     photo_id: str | None = None
     photo_size: tuple[int, int] = (0, 0)
+    photo_name: str = ""  # the uploaded file's name (the application names hand pictures "hand.jpg")
     document: tuple[str, bytes] | None = None
     markup: list[list[dict[str, Any]]] | None = None
     deleted: bool = False
@@ -177,6 +178,7 @@ class FakeBotAPI:
         self.queries: dict[str, dict[str, Any]] = {}
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.files: dict[str, bytes] = {}
+        self.file_names: dict[str, str] = {}
         self.failures: list[Failure] = []
         self.webhook: dict[str, Any] | None = None
         self.backends: dict[str, list[str]] = {}
@@ -529,6 +531,14 @@ class FakeBotAPI:
         self.files[file_id] = value
         return value, file_id, size
 
+    def _upload_name(self, params: dict[str, Any], value: Any, file_id: str) -> str:
+        """The picture's file name: from the upload, or from when the reused ``file_id`` was uploaded."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            name = params.get("__filenames__", {}).get(value[len("attach://"):], "")
+            self.file_names[file_id] = name
+            return name
+        return self.file_names.get(str(value), "")
+
     def _message_json(self, shown: Shown) -> dict[str, Any]:
         chat = self.chats[shown.chat_id]
         sender = self.users.get(shown.sender)
@@ -704,9 +714,10 @@ class FakeBotAPI:
     def m_sendPhoto(self, params, files) -> dict[str, Any]:
         chat = self._chat(params)
         caption = self._check_caption(params.get("caption"))
-        data, file_id, size = self._check_photo(params.get("photo") or files.get("photo"), files)
+        value = params.get("photo") or files.get("photo")
+        data, file_id, size = self._check_photo(value, files)
         return self._post(chat, params, kind="photo", text=caption, photo=data, photo_id=file_id,
-                          photo_size=size)
+                          photo_size=size, photo_name=self._upload_name(params, value, file_id))
 
     def m_sendDocument(self, params, files) -> dict[str, Any]:
         chat = self._chat(params)
@@ -748,7 +759,7 @@ class FakeBotAPI:
                 == shown.markup:
             raise bad(NOT_MODIFIED[len("Bad Request: "):])
         return self._apply_edit(shown, params, kind="photo", text=caption, photo=data, photo_id=file_id,
-                                photo_size=size)
+                                photo_size=size, photo_name=self._upload_name(params, media.get("media"), file_id))
 
     def m_deleteMessage(self, params, files) -> bool:
         chat = self._chat(params)

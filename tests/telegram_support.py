@@ -27,6 +27,7 @@ def settings_for(server: FakeBotAPI, **overrides) -> Settings:
         telegram_bot_token=TOKEN,
         telegram_api_url=server.base_url,
         telegram_edit_interval=0.02,
+        telegram_private_interval=0.02,
         telegram_group_per_minute=0,
         telegram_global_per_second=1000,
     )

@@ -2,7 +2,8 @@
 
 * every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``);
 * every message or edit in a chat first takes that chat's write slot from the ``Coordinator``: at most one per
-  ``interval`` in any chat and at most ``group_per_minute`` per minute in a group, across all workers;
+  ``interval`` in a group (``private_interval`` in a private chat, where Telegram tolerates short bursts) and
+  at most ``group_per_minute`` per minute in a group, across all workers;
 * writes to one chat leave this worker one at a time, in order.
 
 Coalescing of table edits (the latest picture wins) sits on top of this, in ``bot.telegram.port``.
@@ -29,11 +30,13 @@ class FloodControl:
         coordinator: Coordinator,
         *,
         interval: float = 1.0,
+        private_interval: float = 0.5,
         group_per_minute: int = 20,
         global_per_second: int = 30,
     ) -> None:
         self.coordinator = coordinator
         self.interval = interval
+        self.private_interval = private_interval
         self.group_per_minute = group_per_minute
         self.limiter = AsyncLimiter(global_per_second, 1)
         self._locks: dict[str, asyncio.Lock] = {}
@@ -45,12 +48,22 @@ class FloodControl:
     async def turn(self, chat_id: str, *, group: bool) -> None:
         """Wait until this chat may get its next message or edit, and take that turn."""
         per_minute = self.group_per_minute if group else 0
+        interval = self.interval if group else self.private_interval
         while True:
-            wait = await self.coordinator.acquire(chat_id, self.interval, per_minute)
+            wait = await self.coordinator.acquire(chat_id, interval, per_minute)
             if wait <= 0:
                 break
             await asyncio.sleep(wait)
         await self.limiter.acquire()
+
+    async def try_turn(self, chat_id: str, *, group: bool) -> bool:
+        """Take the chat's turn if it is free now; False (and nothing taken) if not."""
+        per_minute = self.group_per_minute if group else 0
+        interval = self.interval if group else self.private_interval
+        if await self.coordinator.acquire(chat_id, interval, per_minute) > 0:
+            return False
+        await self.limiter.acquire()
+        return True
 
     async def hold(self, chat_id: str, retry_after: float) -> None:
         self.retries += 1

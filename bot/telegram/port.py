@@ -237,16 +237,30 @@ class TelegramPort:
         ref = await self.current(ref)
         key = key_of(ref)
         version = await self.coordinator.bump(key)
+        if key in self._lanes:  # an edit of this message waits for its turn: it will show this content
+            if key in self._pending:
+                self.edits_coalesced += 1
+            self._pending[key] = (version, msg)
+            return ref
+        lock = self.flood.lock(ref.chat_id)
+        if not lock.locked() and await self.flood.try_turn(ref.chat_id, group=True):
+            async with lock:
+                if version < await self.coordinator.latest(key):
+                    return ref  # newer content arrived meanwhile (maybe at another worker): it wins
+                try:
+                    return await self._show(ref, msg, group=True)
+                except TelegramRetryAfter as e:
+                    await self.flood.hold(ref.chat_id, e.retry_after)
+                except TelegramForbiddenError as e:
+                    raise MessageGone(e.message) from e
         if key in self._pending:
             self.edits_coalesced += 1
         self._pending[key] = (version, msg)
-        if key in self._lanes:
-            return ref  # the edit waiting for this message's turn now shows this content
-        done: asyncio.Future[MessageRef] = asyncio.get_running_loop().create_future()
-        self._lanes[key] = asyncio.create_task(self._drain(key, ref, done))
-        return await done
+        if key not in self._lanes:
+            self._lanes[key] = asyncio.create_task(self._drain(key, ref))
+        return ref
 
-    async def _drain(self, key: str, ref: MessageRef, done: asyncio.Future[MessageRef]) -> None:
+    async def _drain(self, key: str, ref: MessageRef) -> None:
         """Show the newest pending content of one table message, one edit per turn, until none is left."""
         failures = 0
         try:
@@ -264,31 +278,17 @@ class TelegramPort:
                     except TelegramRetryAfter as e:
                         await self.flood.hold(ref.chat_id, e.retry_after)
                         self._pending.setdefault(key, item)
-                        continue
                     except TelegramNetworkError:
                         failures += 1
                         if failures >= MAX_ATTEMPTS:
                             raise
                         self._pending.setdefault(key, item)
                         await asyncio.sleep(0.2 * failures)
-                        continue
-                if not done.done():
-                    done.set_result(ref)
-        except TelegramForbiddenError as e:
+        except Exception:  # noqa: BLE001 - nobody waits for a queued edit: the log is where it goes
             self._pending.pop(key, None)
-            if not done.done():
-                done.set_exception(MessageGone(e.message))
-            log.warning("table message %s cannot be shown: %s", key, e.message)
-        except Exception as e:  # noqa: BLE001 - reported to the waiting caller, or logged when nobody waits
-            self._pending.pop(key, None)
-            if not done.done():
-                done.set_exception(e)
-            else:
-                log.exception("table edit of %s failed", key)
+            log.exception("table edit of %s failed", key)
         finally:
             self._lanes.pop(key, None)
-            if not done.done():
-                done.set_result(ref)
 
     async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
         ref = await self.current(ref)

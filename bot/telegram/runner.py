@@ -50,6 +50,7 @@ def make_port(settings: Settings, bot: Bot) -> TelegramPort:
     flood = FloodControl(
         make_coordinator(settings, bot),
         interval=settings.telegram_edit_interval,
+        private_interval=settings.telegram_private_interval,
         group_per_minute=settings.telegram_group_per_minute,
         global_per_second=settings.telegram_global_per_second,
     )
