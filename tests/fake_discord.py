@@ -40,11 +40,13 @@ CHANNEL_ID = 600_000_000_000_000_010
 OTHER_CHANNEL_ID = 600_000_000_000_000_011
 PERMISSIONS_ALL = str((1 << 50) - 1)
 
-_ids = itertools.count(700_000_000_000_000_000)
+_ids = itertools.count()
+DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def snowflake() -> int:
-    return next(_ids)
+    """A fresh id that, like Discord's, encodes the (real) time it was made."""
+    return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(_ids) & 0x3FFFFF)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
