@@ -99,7 +99,7 @@ async def test_stale_and_unknown_presses_get_an_ephemeral_answer(fake: FakeDisco
         rec = await fake.raw_click(BOB, table, "legacy_join_button_v0")
         await run.settle(rec)
         assert rec.callback_type == 4
-        assert fake.ephemeral_for(BOB)[-1].content == "This button is out of date."
+        assert fake.ephemeral_for(BOB)[-1].content == "Эта кнопка устарела."  # in Bob's language
         assert fake.ephemeral_for(ALICE) == []
 
 
