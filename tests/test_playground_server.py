@@ -263,3 +263,24 @@ async def test_references_from_before_a_restart_show_the_message_again(playgroun
         user, MessageRef("playground", "anna", "abcdef-13", extra="private"), Message(text="hand again")
     )
     assert (await anna.expect("upsert", box="private"))["entries"][-1]["id"] == mine.message_id
+
+
+async def test_serve_attaches_its_port_listens_on_loopback_and_stops_when_cancelled(tmp_path):
+    from bot.config import Settings
+    from bot.playground import serve
+
+    app = StandIn()
+    settings = Settings(data_dir=tmp_path, playground_port=0)
+    started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(serve(app, settings, started=started))
+    url = await asyncio.wait_for(started, 10)
+    assert url.startswith("http://127.0.0.1:") and isinstance(app.port, PlaygroundPort)
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(url + "ws")
+        await ws.send_str(json.dumps({"type": "hello", "room": "kitchen", "name": "Anna", "lang": "en"}))
+        assert json.loads((await ws.receive()).data)["type"] == "snapshot"
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        assert (await ws.receive()).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.get(url)
