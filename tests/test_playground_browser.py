@@ -48,6 +48,15 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
 
     await group.locator("input").fill("/new thousand")
     await group.locator("input").press("Enter")
+    lobby = group.locator("li.bot").last
+    await expect(lobby.locator(".text")).to_contain_text("a table for 3 is open")
+    await lobby.get_by_role("button", name="Join").click()
+    await expect(lobby.locator(".text")).to_contain_text("1. Anna")
+    for _ in range(2):
+        await page.locator("[data-box=group] li.bot").last.get_by_role("button", name="+ normal").click()
+        await expect(page.locator("[data-box=group] .row > .pending")).to_have_count(0)
+    await expect(group.locator("li.bot").last.locator(".text")).to_contain_text("3. computer (normal)")
+    await group.locator("li.bot").last.get_by_role("button", name="Start").click()
     table = group.locator("li.bot").last
     await expect(table.locator(".text")).to_have_text("Table in kitchen: 0 moves")
     await expect(table.locator("img")).to_have_js_property("complete", True)
@@ -63,7 +72,7 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
     await table.get_by_role("button", name="Move").click()
     await expect(page.locator(".toast").last).to_have_text("Moved")
     await expect(group.locator("li.bot").last.locator(".text")).to_have_text("Table in kitchen: 1 moves")
-    assert await group.locator("li.bot").count() == 1  # the same message, edited in place
+    assert await group.locator("li.bot").count() == 2  # the lobby, and the table edited in place
 
     # a forged press from the page's console gets the same notice and changes nothing
     await page.evaluate(
@@ -85,22 +94,34 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
     await screenshot(page, str(tmp_path / "standin.png"))
 
 
-async def test_start_panel_sends_the_commands_a_chat_user_would_type(site, page: Page):
+@pytest.mark.parametrize("people", [0, 1])
+async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site, page: Page, people: int):
     app, url = site
     await page.goto(url + "?room=den&name=Boris&lang=en")
     await expect(page.locator("#status")).to_have_text("connected")
     await page.select_option("#game", "kozel")
-    await page.select_option("#seats", "4")
-    await expect(page.locator("#seat-list select")).to_have_count(3)
+    await page.select_option("#seats", "3")
+    await expect(page.locator("#seat-list select")).to_have_count(2)
     await page.select_option("[name=seat2]", "strong")
-    await page.select_option("[name=seat4]", "person")
-    await page.locator("details.options summary").click()
-    await page.select_option("[name=fish]", '"one"')
+    if people:
+        await page.select_option("[name=seat3]", "person")
     await page.select_option("#table-lang", "uk")
+    preview = "/lang uk  ·  /new kozel  →  join, 3 seats, + strong" + (", + normal, start" if not people else "")
+    await expect(page.locator("#start-preview")).to_have_text(preview)
     await page.locator("#start-button").click()
-    await expect(page.locator("[data-box=group] li.bot")).to_have_count(2)
-    lines = [(c.name, c.args) for c in app.commands]
-    assert lines == [("lang", "uk"), ("new", "kozel players=4 computers=strong,normal fish=one")]
+    if people:  # a seat is left for another tab: the lobby waits for its Join
+        await expect(page.locator("[data-box=group] li.bot").last).to_contain_text("2. computer (strong)")
+    else:
+        await expect(page.locator("[data-box=group] li.bot").last).to_contain_text("Table in den: 0 moves")
+    lobby = app.lobbies["den"]
+    assert [(c.name, c.args) for c in app.commands] == [("lang", "uk"), ("new", "kozel")]
+    assert (lobby.seats, lobby.sitting, lobby.started) == (
+        (3, ["Boris", "computer (strong)"], False) if people else (3, ["Boris", "computer (strong)",
+                                                                        "computer (normal)"], True)
+    )
+    # the lobby opened for 4 (Kozel's default): the seats button goes round 4 → 2 → 3
+    kinds = [p.payload.split(".")[0] for p in app.presses]
+    assert kinds == ["j", "n", "n", "c"] + ([] if people else ["c", "s"])
 
 
 async def test_the_page_reconnects_after_a_restart_and_shows_the_new_server(page: Page):
