@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     telegram_global_per_second: int = 30  # Bot API requests per second for the whole bot
     redis_url: str | None = None  # shared flood control and table-edit coordination between workers
     discord_bot_token: str | None = None
+    discord_api_url: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (tests use a fake Discord)
+    discord_shard_count: int | None = None  # None: as many shards as Discord recommends
+    discord_edit_interval: float = 1.0  # seconds between two edits of table messages in one channel
     database_url: str | None = None
     data_dir: Path = Path("./data")
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
