@@ -175,6 +175,7 @@ class FakeBotAPI:
         self.messages: dict[int, dict[int, Shown]] = {}
         self.calls: list[Call] = []
         self.answers: dict[str, dict[str, Any]] = {}
+        self.answered_at: dict[str, float] = {}
         self.queries: dict[str, dict[str, Any]] = {}
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.files: dict[str, bytes] = {}
@@ -185,6 +186,8 @@ class FakeBotAPI:
         self.deliveries: list[tuple[int, str]] = []
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
+        self._last_update_id = 0
+        self.served_at: dict[int, float] = {}  # update id -> when the bot first received it
         self._message_ids: dict[int, itertools.count] = {}
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
@@ -256,8 +259,12 @@ class FakeBotAPI:
         self.failures.append(Failure(method, chat_id, code, description, params, count))
 
     # ----------------------------------------------------------------------------------------- users act
+    def _next_update_id(self) -> int:
+        return self._last_update_id + 1
+
     def _push(self, update: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
+        self._last_update_id = update_id
         update["update_id"] = update_id
         self._updates.append(update)
         self._touch()
@@ -308,7 +315,7 @@ class FakeBotAPI:
             raise ValueError("another user's private chat")
         query_id = str(next(self._query_ids) * 7919 + 100000)
         msg = self._message_json(shown)
-        self.queries[query_id] = {"user": user.id, "at": time.monotonic()}
+        self.queries[query_id] = {"user": user.id, "at": time.monotonic(), "update": self._next_update_id()}
         self._push({
             "callback_query": {
                 "id": query_id,
@@ -324,6 +331,10 @@ class FakeBotAPI:
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: query_id in self.answers), timeout)
         return self.answers[query_id]
+
+    def latency(self, query_id: str) -> float:
+        """Seconds from the press's update being served to the bot until its answer arrived."""
+        return self.answered_at[query_id] - self.served_at[self.queries[query_id]["update"]]
 
     async def wait_for(self, predicate, timeout: float = 10.0) -> None:
         async with self._changed:
@@ -629,6 +640,9 @@ class FakeBotAPI:
             if self.webhook is not None or self._closing or transport is None or transport.is_closing():
                 break
         batch = self._updates[:limit]
+        now = time.monotonic()
+        for u in batch:
+            self.served_at.setdefault(u["update_id"], now)
         if batch:
             self._fetched = max(self._fetched, batch[-1]["update_id"])
             self._touch()
@@ -675,9 +689,11 @@ class FakeBotAPI:
             try:
                 for attempt in range(50):
                     target = targets[next(self._rr) % len(targets)]
+                    sent_at = time.monotonic()
                     try:
                         async with self._session.post(target, json=update, headers=headers) as resp:
                             if resp.status < 300:
+                                self.served_at.setdefault(update["update_id"], sent_at)
                                 self.deliveries.append((update["update_id"], target))
                                 break
                     except aiohttp.ClientError:
@@ -777,4 +793,5 @@ class FakeBotAPI:
         if len(text) > MAX_ANSWER_TEXT:
             raise bad("MESSAGE_TOO_LONG")
         self.answers[query_id] = {"text": text, "show_alert": str(params.get("show_alert", "")).lower() == "true"}
+        self.answered_at[query_id] = time.monotonic()
         return True

@@ -78,15 +78,15 @@ class TelegramRunner:
         self.port = make_port(settings, self.bot)
         self.app = app
         self.dp = make_dispatcher(app, self.port)
+        attach = getattr(app, "attach", None)
+        if attach is not None:  # at once, so that the application can resume its tables on this port
+            attach(self.port)
         self._web: web.AppRunner | None = None
         self._polling: asyncio.Task | None = None
         self.webhook_address: str | None = None
 
     async def start(self) -> None:
         await self.port.open()
-        attach = getattr(self.app, "attach", None)
-        if attach is not None:
-            attach(self.port)
         await register_commands(self.bot)
         if self.settings.telegram_webhook_url:
             await self._start_webhook(self.settings.telegram_webhook_url)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.i18n import N_, t
 
 COMMAND_HELP = {
-    "new": N_("Start a new table: /new thousand, deberts or kozel"),
+    "new": N_("Open a table for a new game"),
     "join": N_("Take a seat at the table"),
     "leave": N_("Leave the table"),
     "stop": N_("Stop the game at this table"),
