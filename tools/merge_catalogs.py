@@ -23,8 +23,8 @@ from core.i18n.catalogs import DOMAIN, LANGS, LOCALE_DIR, SOURCE_LANG
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _git(*args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, check=True).stdout
+def _git(root: Path, *args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, check=True).stdout
 
 
 def _done(message) -> bool:
@@ -36,16 +36,16 @@ def _key(message) -> str:
     return message.id if isinstance(message.id, str) else message.id[0]
 
 
-def _side(path: str, stage: int, lang: str) -> Catalog | None:
+def _side(root: Path, path: str, stage: int, lang: str) -> Catalog | None:
     try:
-        return read_po(io.BytesIO(_git("show", f":{stage}:{path}")), locale=lang, domain=DOMAIN)
+        return read_po(io.BytesIO(_git(root, "show", f":{stage}:{path}")), locale=lang, domain=DOMAIN)
     except subprocess.CalledProcessError:  # the file is new on one side
         return None
 
 
-def collect(path: str, lang: str) -> tuple[dict, list[str]]:
+def collect(root: Path, path: str, lang: str) -> tuple[dict, list[str]]:
     """Finished translations of both sides of a conflicted catalog; msgids the two sides translate differently."""
-    ours, theirs = _side(path, 2, lang), _side(path, 3, lang)
+    ours, theirs = _side(root, path, 2, lang), _side(root, path, 3, lang)
     found: dict = {}
     clashes = []
     for catalog in (ours, theirs):
@@ -60,8 +60,15 @@ def collect(path: str, lang: str) -> tuple[dict, list[str]]:
     return found, clashes
 
 
-def main() -> int:
-    conflicted = set(_git("diff", "--name-only", "--diff-filter=U").decode().split())
+def _messages(root: Path) -> None:
+    """``make messages`` in ``root`` with this interpreter's environment."""
+    venv = Path(sys.prefix)
+    subprocess.run(["make", "-o", str(venv / ".installed"), "messages", f"VENV={venv}"], cwd=root, check=True,
+                   capture_output=True)  # fmt: skip
+
+
+def main(root: Path = ROOT) -> int:
+    conflicted = set(_git(root, "diff", "--name-only", "--diff-filter=U").decode().split())
     relative = LOCALE_DIR.relative_to(ROOT).as_posix()
     catalogs = {lang: f"{relative}/{lang}/LC_MESSAGES/{DOMAIN}.po" for lang in LANGS}
     template = f"{relative}/{DOMAIN}.pot"
@@ -74,17 +81,15 @@ def main() -> int:
     kept = {}
     for lang, path in catalogs.items():
         if path in conflicted:
-            kept[lang], clashes = collect(path, lang)
+            kept[lang], clashes = collect(root, path, lang)
             for key in clashes:
                 print(f"{lang}: both sides translate {key!r}; ours is kept")
     for path in conflicted:
-        _git("checkout", "--ours", "--", path)
-    venv = Path(sys.prefix)
-    subprocess.run(["make", "-o", str(venv / ".installed"), "messages", f"VENV={venv}"], cwd=ROOT, check=True,
-                   capture_output=True)  # fmt: skip
+        _git(root, "checkout", "--ours", "--", path)
+    _messages(root)
     missing = 0
     for lang, path in catalogs.items():
-        with (ROOT / path).open("rb") as fh:
+        with (root / path).open("rb") as fh:
             catalog = read_po(fh, locale=lang, domain=DOMAIN)
         for message in list(catalog)[1:]:
             if lang != SOURCE_LANG and not _done(message) and _key(message) in kept.get(lang, {}):
@@ -93,11 +98,10 @@ def main() -> int:
             if lang != SOURCE_LANG and not _done(message):
                 missing += 1
                 print(f"{lang}: still to translate: {_key(message)!r}")
-        with (ROOT / path).open("wb") as fh:
+        with (root / path).open("wb") as fh:
             write_po(fh, catalog, width=0, sort_output=True, no_location=True, ignore_obsolete=True)
-    subprocess.run(["make", "-o", str(venv / ".installed"), "messages", f"VENV={venv}"], cwd=ROOT, check=True,
-                   capture_output=True)  # fmt: skip
-    _git("add", "--", template, *catalogs.values())
+    _messages(root)
+    _git(root, "add", "--", template, *catalogs.values())
     print(f"catalogs merged and added; {missing} entries still to translate")
     return 0
 
