@@ -44,6 +44,23 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "terz": ("terz", "терц", "терц"),
     "berz": ("berz", "берц", "берц"),
     "end_right": ("R", "П", "П"),
+    "dealer_chip": ("D", "С", "Р"),
+    "round_to": ("Round {n} · game to {target}", "Раунд {n} · игра до {target}", "Раунд {n} · гра до {target}"),
+    "plays_100": ("plays 100", "играет 100", "грає 100"),
+    "talon_closed": ("talon closed", "прикуп закрыт", "прикуп закритий"),
+    "leads": ("leads", "ходит", "ходить"),
+    "points_short": ("{n} pts", "{n} оч.", "{n} оч."),
+    "rating": ("Rating", "Рейтинг", "Рейтинг"),
+    "deals": ("deals", "сдаёт", "роздає"),
+    "stock_at": ("Stock: {name}", "Колода: {name}", "Колода: {name}"),
+    "bolt": ("bolt", "болт", "болт"),
+    "barrel": ("on the barrel", "на бочке", "на бочці"),
+    "fall": ("fall", "падение", "падіння"),
+    "dump_truck": ("dump truck", "самосвал", "самоскид"),
+    "round_points": ("round", "раунд", "раунд"),
+    "runs_points": ("runs", "комб.", "комб."),
+    "tiles": ("tiles", "камни", "камені"),
+    "remembered": ("remembered", "в уме", "в умі"),
 }
 
 
@@ -55,15 +72,12 @@ def word(key: str, lang: str = "en", **params: object) -> str:
 
 
 def seat_names(names: list[str] | None, players: int, lang: str = "en") -> list[str]:
-    """Drawable names for every seat: cleaned chat names, or "Seat N" where one is missing or unusable."""
-    from renderers.text import clean_name
+    """Drawable names for every seat: short and distinct (``renderers.names``), "Seat N" where unusable."""
+    from renderers.names import short_names
 
-    out = []
-    for i in range(players):
-        fallback = word("seat", lang, n=i + 1)
-        raw = names[i] if names is not None and i < len(names) else None
-        out.append(clean_name(raw, fallback))
-    return out
+    fallbacks = [word("seat", lang, n=i + 1) for i in range(players)]
+    raw = [names[i] if names is not None and i < len(names) else None for i in range(players)]
+    return short_names(raw, fallbacks)
 
 
 def signed(value: int) -> str:
