@@ -80,3 +80,13 @@ def test_unknown_language_is_english_and_unknown_events_or_games_are_refused():
         describe("kozel", Event("no_such_event", 0, {}), "ru")
     with pytest.raises(ValueError, match="unknown game"):
         describe("chess", event, "ru")
+
+
+def test_player_names_are_shown_as_typed_even_with_braces():
+    odd = ["{who}", "Ann {0}", "{n:>9}", ""]
+    event = Event("redeal", None, {"round": 1, "seats": [0, 1, 3], "reasons": ["doubles", "value", "doubles"]})
+    text = describe("kozel", event, "ru", odd)
+    assert text.startswith("Раунд 1: пересдача — {who} (пять или больше дублей), Ann {0} (")
+    assert "Игрок 4 (" in text  # an empty name falls back to the seat
+    tied = Event("play_on", None, {"seats": [1, 2], "total": 413, "target": 301})
+    assert describe("deberts", tied, "en", odd) == "Ann {0} and {n:>9} are tied at 413: play on."

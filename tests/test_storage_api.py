@@ -89,8 +89,9 @@ async def test_lobby_start_and_moves_round_trip(storage: Storage):
         (1, bob.id, None),
         (2, None, "strong"),
     ]
-    with pytest.raises(Conflict):  # a second edit from the same, now stale, revision
+    with pytest.raises(Conflict) as err:  # a second edit from the same, now stale, revision
         await storage.update_lobby(t.id, t.lobby_rev, players=4)
+    assert err.value.code == "out_of_date"
     assert [x.id for x in await storage.tables_for_user(bob.id)] == [t.id]
 
     rules = games.get("thousand")

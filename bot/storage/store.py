@@ -314,7 +314,11 @@ class Storage:
             return None, "the state is not a JSON object"
         return data, None
 
-    async def _load(self, conn: AsyncConnection, where: Any, order: Any = None) -> list[TableRec]:
+    async def _load(
+        self, conn: AsyncConnection, where: Any, order: Any = None, *, in_write: bool = False
+    ) -> list[TableRec]:
+        """Tables matching ``where`` with their seats; a state failing its digest marks the table broken
+        (on ``conn`` itself when it is a write transaction, else in a transaction of its own)."""
         stmt = select(T).where(where)
         if order is not None:
             stmt = stmt.order_by(order)
@@ -328,14 +332,19 @@ class Storage:
                 newly_broken.append((r.id, reason))
             out.append(self._table_rec(r, seats[r.id], state, r.broken or reason))
         for table_id, reason in newly_broken:
-            await self._mark_broken(table_id, reason)
+            if in_write:
+                await conn.execute(self._broken_stmt(table_id, reason))
+            else:
+                await self._mark_broken(table_id, reason)
         return out
+
+    @staticmethod
+    def _broken_stmt(table_id: int, reason: str) -> Any:
+        return update(T).where(T.c.id == table_id, T.c.broken.is_(None)).values(broken=reason, updated_at=_now())
 
     async def _mark_broken(self, table_id: int, reason: str) -> None:
         async with self._write() as conn:
-            await conn.execute(
-                update(T).where(T.c.id == table_id, T.c.broken.is_(None)).values(broken=reason, updated_at=_now())
-            )
+            await conn.execute(self._broken_stmt(table_id, reason))
 
     async def table(self, table_id: int) -> TableRec:
         """One table with its seats; ``NotFound`` if there is none. A state failing its digest marks it broken."""
@@ -470,7 +479,7 @@ class Storage:
             if row is None:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             if row.status != LOBBY or row.lobby_rev != lobby_rev or row.broken is not None:
-                raise await self._why_not(conn, table_id, "none")
+                raise await self._why_not(conn, table_id, LOBBY)
             new_players = row.players if players is None else players
             new_options = row.options if options is None else options
             _check_table_setup(row.game, new_players, new_options)
@@ -515,7 +524,7 @@ class Storage:
             if row is None:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             if row.status != LOBBY or row.lobby_rev != lobby_rev or row.broken is not None:
-                raise await self._why_not(conn, table_id, "none")
+                raise await self._why_not(conn, table_id, LOBBY)
             rules = _rules(row.game)
             try:
                 loaded = rules.from_json(state)
@@ -759,8 +768,9 @@ class Storage:
             await conn.execute(
                 update(T).where(T.c.id.in_(ids), T.c.deadline.is_not(None)).values(deadline=None, deadline_kind=None)
             )
-            recs = await self._load(conn, T.c.id.in_(ids), T.c.id)
+            recs = await self._load(conn, T.c.id.in_(ids), T.c.id, in_write=True)
         claimed = {r.id: r for r in due}
+        recs = [t for t in recs if t.broken is None]  # a state that fails its digest now: marked, not handed out
         out = [
             dataclasses.replace(t, deadline=claimed[t.id].deadline, deadline_kind=claimed[t.id].deadline_kind)
             for t in recs
