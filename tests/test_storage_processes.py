@@ -58,7 +58,7 @@ async def test_two_processes_same_version_store_exactly_one_move(db_url: str):
         try:
             assert [p.stdout.readline().strip() for p in procs] == ["ready", "ready"]
             rng = stream(11)
-            for version in range(8):
+            for version in range(5):
                 state, action = next_move(state, rng)
                 state, _ = state.apply(action)
                 answers = ask_both(
@@ -76,7 +76,7 @@ async def test_two_processes_same_version_store_exactly_one_move(db_url: str):
         finally:
             stop(procs)
         table = await st.table(table.id)
-        assert table.version == 8 and [m.seq for m in await st.moves(table.id)] == list(range(1, 9))
+        assert table.version == 5 and [m.seq for m in await st.moves(table.id)] == list(range(1, 6))
         assert (await st.verify(table.id)).state == state.to_json()
     finally:
         await st.close()
@@ -87,7 +87,7 @@ async def test_two_processes_claim_each_deadline_once(db_url: str):
     try:
         now = datetime(2031, 5, 1, tzinfo=UTC)
         ids = []
-        for i in range(12):
+        for i in range(6):
             table, _ = await setup_table(st, "kozel", 2, chat=f"-{i}")
             await st.set_deadline(table.id, 0, now - timedelta(seconds=i), "turn")
             ids.append(table.id)
