@@ -43,10 +43,10 @@ async def test_commands_are_synced_and_new_opens_the_table_in_place_of_the_place
         assert [c["name"] for c in fake.commands] == list(COMMANDS) == list(SPECS)
         new = next(c for c in fake.commands if c["name"] == "new")
         assert [o["value"] for o in new["options"][0]["choices"]] == ["thousand", "deberts", "kozel"]
-        rec = await fake.slash(ALICE, "new", {"game": "kozel", "options": "fish=1"})
+        rec = await fake.slash(ALICE, "new", {"game": "kozel", "players": 4})
         await run.settle(rec)
         cmd = app.received[0]
-        assert (cmd.name, cmd.args, cmd.user.id, cmd.user.language) == ("new", "kozel fish=1", str(ALICE.id), "en-US")
+        assert (cmd.name, cmd.args, cmd.user.id, cmd.user.language) == ("new", "kozel 4", str(ALICE.id), "en-US")
         assert cmd.chat is not None and cmd.chat.id == str(rec.channel_id)
         [table] = fake.channel_messages()
         assert table.id == rec.original_id  # the answer replaced "thinking…", it is not a second message
