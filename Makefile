@@ -4,7 +4,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint demo
+.PHONY: run test lint demo messages language
+
+# Message catalogs (docs/i18n.md): one domain, `tablebot`, sources in core/i18n/locale/<lang>/LC_MESSAGES/.
+LOCALES := core/i18n/locale
+POT := $(LOCALES)/tablebot.pot
+BABEL_KEYWORDS := --no-default-keywords -k t:2 -k tn:2,3 -k N_
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,3 +29,16 @@ lint: $(VENV)/.installed
 
 demo: $(VENV)/.installed
 	$(PY) -m renderers.demo gallery
+
+# Extract every message of core, renderers and bot into the .pot and merge it into each language's .po.
+messages: $(VENV)/.installed
+	$(VENV)/bin/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) -c Translators: --sort-output --no-location \
+		--project=tablebot --version=0.1 --copyright-holder="tablebot contributors" \
+		--header-comment="# Messages of tablebot: game events, words in pictures, the bot (docs/i18n.md)." \
+		--msgid-bugs-address="the project issue tracker" -o $(POT) core renderers bot
+	$(VENV)/bin/pybabel update -i $(POT) -d $(LOCALES) -D tablebot --ignore-obsolete --no-wrap
+
+# Start a new language: make language NEW_LANG=pl (then translate core/i18n/locale/pl/LC_MESSAGES/tablebot.po).
+language: $(VENV)/.installed
+	test -n "$(NEW_LANG)" || (echo "usage: make language NEW_LANG=xx" && exit 2)
+	$(VENV)/bin/pybabel init -i $(POT) -d $(LOCALES) -D tablebot -l $(NEW_LANG) --no-wrap

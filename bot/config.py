@@ -15,6 +15,9 @@ class Settings(BaseSettings):
     discord_bot_token: str | None = None
     database_url: str | None = None
     data_dir: Path = Path("./data")
+    playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
+    playground_port: int = 8080
+    playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)
 
     def adapters(self) -> list[str]:
         """Names of the chat platforms that have a token set."""

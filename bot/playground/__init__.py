@@ -1,0 +1,33 @@
+"""The local playground: a web chat on 127.0.0.1 that plays every game through the same application as the
+chats (``bot.port.Port`` implemented by ``PlaygroundPort``, served by aiohttp, plain HTML/CSS/JS)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from bot.playground.port import PlaygroundPort
+from bot.playground.server import start_site
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+__all__ = ["PlaygroundPort", "serve", "start_site"]
+
+
+async def serve(app: Any, settings: Settings, *, started: asyncio.Future[str] | None = None) -> None:
+    """Attach the playground's port to the application and serve the page until cancelled.
+
+    ``started`` (optional) receives the page's address once the server listens.
+    """
+    port = PlaygroundPort(edit_interval=settings.playground_edit_interval)
+    app.attach(port)
+    runner, url = await start_site(app, port, settings.playground_host, settings.playground_port)
+    print(f"playground: open {url} in your browser", flush=True)
+    if started is not None and not started.done():
+        started.set_result(url)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await port.close()
+        await runner.cleanup()

@@ -1,0 +1,538 @@
+// The playground page: one WebSocket to the server; the group pane and the private pane show what the bot
+// sends; buttons, typed commands and the start panel send frames the server checks. No build step.
+"use strict";
+
+const COMMANDS = ["new", "join", "leave", "stop", "rules", "settings", "lang", "score", "top", "me", "history",
+  "export", "help"];
+const LEVEL_DEFAULT = "normal";
+
+const UI = {
+  en: {
+    playground: "playground", room: "Room", name: "Your name", language: "Language", enter: "Enter",
+    start_title: "Start a game", game: "Game", seats: "Seats", players: "Players", you: "you",
+    person: "a person (another tab)", computer: "computer", table_language: "Table language",
+    conventions: "Conventions", start: "Open the table", commands: "Commands", group: "Group",
+    private: "Only you", send: "Send", type_command: "Type a command, e.g. /help",
+    online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
+    open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
+    yes: "yes", no: "no", levels: { easy: "easy", normal: "normal", strong: "strong" },
+    games: { thousand: "Thousand (1000)", deberts: "Deberts", kozel: "Kozel" },
+    errors: {
+      bad_request: "The page sent something the playground does not understand; nothing was changed.",
+      bad_button: "This button is not valid; nothing was changed.",
+      unknown_command: "Unknown command. The commands are: {commands}.",
+      too_long: "That is too long; nothing was sent.",
+      bad_hello: "Choose a room (letters, digits, - and _) and a name.",
+      no_hello: "Enter a room and a name first.",
+      internal: "Something went wrong on the server; nothing was changed. Try again.",
+    },
+  },
+  ru: {
+    playground: "песочница", room: "Комната", name: "Ваше имя", language: "Язык", enter: "Войти",
+    start_title: "Начать игру", game: "Игра", seats: "Мест", players: "Игроки", you: "вы",
+    person: "человек (другая вкладка)", computer: "компьютер", table_language: "Язык стола",
+    conventions: "Правила стола", start: "Открыть стол", commands: "Команды", group: "Группа",
+    private: "Только вам", send: "Отправить", type_command: "Введите команду, например /help",
+    online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
+    open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
+    yes: "да", no: "нет", levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
+    games: { thousand: "Тысяча (1000)", deberts: "Деберц", kozel: "Козёл" },
+    errors: {
+      bad_request: "Страница отправила то, чего песочница не понимает; ничего не изменилось.",
+      bad_button: "Эта кнопка недействительна; ничего не изменилось.",
+      unknown_command: "Неизвестная команда. Команды: {commands}.",
+      too_long: "Слишком длинно; ничего не отправлено.",
+      bad_hello: "Выберите комнату (буквы, цифры, - и _) и имя.",
+      no_hello: "Сначала войдите: комната и имя.",
+      internal: "На сервере что-то сломалось; ничего не изменилось. Попробуйте ещё раз.",
+    },
+  },
+  uk: {
+    playground: "пісочниця", room: "Кімната", name: "Ваше ім'я", language: "Мова", enter: "Увійти",
+    start_title: "Почати гру", game: "Гра", seats: "Місць", players: "Гравці", you: "ви",
+    person: "людина (інша вкладка)", computer: "комп'ютер", table_language: "Мова столу",
+    conventions: "Правила столу", start: "Відкрити стіл", commands: "Команди", group: "Група",
+    private: "Лише вам", send: "Надіслати", type_command: "Введіть команду, наприклад /help",
+    online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
+    open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
+    yes: "так", no: "ні", levels: { easy: "легкий", normal: "середній", strong: "сильний" },
+    games: { thousand: "Тисяча (1000)", deberts: "Деберц", kozel: "Козел" },
+    errors: {
+      bad_request: "Сторінка надіслала те, чого пісочниця не розуміє; нічого не змінилося.",
+      bad_button: "Ця кнопка недійсна; нічого не змінилося.",
+      unknown_command: "Невідома команда. Команди: {commands}.",
+      too_long: "Задовго; нічого не надіслано.",
+      bad_hello: "Оберіть кімнату (літери, цифри, - і _) та ім'я.",
+      no_hello: "Спершу увійдіть: кімната та ім'я.",
+      internal: "На сервері щось зламалося; нічого не змінилося. Спробуйте ще раз.",
+    },
+  },
+};
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const state = {
+  ws: null, me: null, room: null, lang: "en", req: 0, pending: new Map(), retry: 500,
+  boxes: { group: new Map(), private: new Map() }, games: [], levels: [],
+};
+
+function t(key, params = {}) {
+  const dict = UI[state.lang] || UI.en;
+  let text = key.split(".").reduce((d, k) => (d ? d[k] : undefined), dict);
+  if (text === undefined) text = key.split(".").reduce((d, k) => (d ? d[k] : undefined), UI.en) ?? key;
+  return String(text).replace(/\{(\w+)\}/g, (_, k) => params[k] ?? "");
+}
+
+// ---- who am I --------------------------------------------------------------------------------------------
+function initialIdentity() {
+  const params = new URLSearchParams(location.search);
+  let name = params.get("name") || sessionStorage.getItem("pg-name");
+  if (!name) name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  const room = (params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
+  let lang = params.get("lang") || localStorage.getItem("pg-lang") || (navigator.language || "en").slice(0, 2);
+  if (!UI[lang]) lang = "en";
+  return { name, room, lang };
+}
+
+function applyLanguage() {
+  document.documentElement.lang = state.lang;
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-tp]").forEach((el) => { el.placeholder = t(el.dataset.tp); });
+  updateStatus();
+  renderPanel();
+  rerenderAll();
+}
+
+// ---- the connection --------------------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  state.ws = ws;
+  setStatus("connecting");
+  ws.onopen = () => {
+    state.retry = 500;
+    setStatus("online");
+    hello();
+  };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (state.ws !== ws) return;
+    setStatus("offline");
+    for (const [, el] of state.pending) el.classList.remove("pending");
+    state.pending.clear();
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 8000);
+  };
+}
+
+function send(frame) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+    toast(t("offline"), true);
+    return false;
+  }
+  state.ws.send(JSON.stringify(frame));
+  return true;
+}
+
+function hello() {
+  send({ type: "hello", room: $("#room").value.trim().toLowerCase(), name: $("#name").value.trim(), lang: state.lang });
+}
+
+function setStatus(s) {
+  $("#status").dataset.state = s;
+  updateStatus();
+}
+
+function updateStatus() {
+  const el = $("#status");
+  el.textContent = t(el.dataset.state || "connecting");
+}
+
+function nextReq() {
+  state.req += 1;
+  return state.req;
+}
+
+function receive(frame) {
+  switch (frame.type) {
+    case "snapshot":
+      state.me = frame.user;
+      state.room = frame.room;
+      $("#room-title").textContent = `#${frame.room}`;
+      $("#me-title").textContent = `— ${frame.user.name}`;
+      for (const box of ["group", "private"]) {
+        state.boxes[box] = new Map(frame[box].map((e) => [e.id, e]));
+        renderBox(box);
+      }
+      break;
+    case "upsert":
+      if (frame.box === "group" && frame.room !== state.room) return;
+      upsert(frame.box, frame.entries);
+      break;
+    case "answer":
+      settle(frame.req);
+      if (frame.text) {
+        if (frame.alert) showAlert(frame.text);
+        else toast(frame.text);
+      }
+      break;
+    case "error":
+      settle(frame.req);
+      toast(t(`errors.${frame.code}`, { commands: COMMANDS.map((c) => `/${c}`).join(", ") }), true);
+      break;
+    default:
+      break;
+  }
+}
+
+function settle(req) {
+  const el = state.pending.get(req);
+  if (el) el.classList.remove("pending");
+  state.pending.delete(req);
+}
+
+// ---- the panes ---------------------------------------------------------------------------------------------
+function listOf(box) {
+  return box === "group" ? $("#group-messages") : $("#private-messages");
+}
+
+function nearBottom(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+}
+
+function renderBox(box) {
+  const list = listOf(box);
+  list.replaceChildren(...[...state.boxes[box].values()].map((e) => renderEntry(box, e)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function rerenderAll() {
+  for (const box of ["group", "private"]) {
+    const list = listOf(box);
+    const keep = list.scrollTop;
+    list.replaceChildren(...[...state.boxes[box].values()].map((e) => renderEntry(box, e)));
+    list.scrollTop = keep;
+  }
+}
+
+function upsert(box, entries) {
+  const list = listOf(box);
+  const stick = nearBottom(list);
+  for (const entry of entries) {
+    const known = state.boxes[box].has(entry.id);
+    state.boxes[box].set(entry.id, entry);
+    const el = renderEntry(box, entry);
+    const old = known ? list.querySelector(`[data-id="${entry.id}"]`) : null;
+    if (old) {
+      el.classList.add("updated");
+      old.replaceWith(el);
+    } else {
+      list.append(el);
+    }
+  }
+  while (list.children.length > 200) {
+    state.boxes[box].delete(list.firstElementChild.dataset.id);
+    list.firstElementChild.remove();
+  }
+  if (stick) list.scrollTop = list.scrollHeight;
+}
+
+function renderEntry(box, entry) {
+  const li = document.createElement("li");
+  li.className = "msg";
+  li.dataset.id = entry.id;
+  li.dataset.version = entry.version;
+  if (entry.kind === "said") {
+    li.classList.add("said");
+    if (state.me && entry.user === state.me.name) li.classList.add("mine");
+    const who = document.createElement("div");
+    who.className = "author";
+    who.textContent = entry.user;
+    const text = document.createElement("div");
+    text.className = "text";
+    text.textContent = entry.text;
+    li.append(who, text);
+    return li;
+  }
+  li.classList.add("bot");
+  if (entry.image) {
+    const img = document.createElement("img");
+    img.src = `/media/${entry.image}`;
+    img.alt = entry.text.split("\n")[0];
+    img.addEventListener("load", () => {
+      const list = listOf(box);
+      if (nearBottom(list) || list.lastElementChild === li) list.scrollTop = list.scrollHeight;
+    });
+    li.append(img);
+  }
+  if (entry.text) {
+    const text = document.createElement("div");
+    text.className = "text";
+    text.textContent = entry.text;
+    li.append(text);
+  }
+  if (entry.document) {
+    const a = document.createElement("a");
+    a.className = "doc";
+    a.href = `/media/${entry.document.token}/${encodeURIComponent(entry.document.filename)}`;
+    a.download = entry.document.filename;
+    a.textContent = `📎 ${entry.document.filename} (${formatSize(entry.document.size)}) — ${t("download")}`;
+    li.append(a);
+  }
+  const rows = [...entry.buttons];
+  if (entry.invite) rows.push([{ invite: entry.invite }]);
+  if (rows.length) {
+    const wrap = document.createElement("div");
+    wrap.className = "rows";
+    for (const row of rows) {
+      const r = document.createElement("div");
+      r.className = "row";
+      for (const b of row) r.append(renderButton(entry, b));
+      wrap.append(r);
+    }
+    li.append(wrap);
+  }
+  return li;
+}
+
+function renderButton(entry, b) {
+  if (b.invite) {
+    const el = document.createElement("button");
+    el.type = "button";
+    el.className = "invite";
+    el.textContent = `${t("open_private")} (${t("invite_for", { name: b.invite.user })})`;
+    el.addEventListener("click", () => {
+      const req = nextReq();
+      if (send({ type: "start", req, payload: b.invite.payload })) {
+        el.classList.add("pending");
+        state.pending.set(req, el);
+      }
+    });
+    return el;
+  }
+  if (b.url) {
+    const a = document.createElement("a");
+    a.href = b.url;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.textContent = b.label;
+    return a;
+  }
+  const el = document.createElement("button");
+  el.type = "button";
+  el.textContent = b.label;
+  el.dataset.payload = b.payload;
+  if (b.style && b.style !== "default") el.classList.add(b.style);
+  el.addEventListener("click", () => {
+    if (el.classList.contains("pending")) return;
+    const req = nextReq();
+    if (send({ type: "press", req, message: entry.id, payload: b.payload })) {
+      el.classList.add("pending");
+      state.pending.set(req, el);
+    }
+  });
+  return el;
+}
+
+function formatSize(n) {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+function toast(text, error = false) {
+  const el = document.createElement("div");
+  el.className = error ? "toast error" : "toast";
+  el.textContent = text;
+  $("#toasts").append(el);
+  setTimeout(() => el.remove(), 4000);
+}
+
+function showAlert(text) {
+  $("#alert-text").textContent = text;
+  const dialog = $("#alert");
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---- commands ----------------------------------------------------------------------------------------------
+function sendCommand(text, where = "group") {
+  const req = nextReq();
+  return send({ type: "command", req, where, text });
+}
+
+function initComposers() {
+  $("#command-list").replaceChildren(...COMMANDS.map((c) => Object.assign(document.createElement("option"), { value: `/${c}` })));
+  document.querySelectorAll(".composer").forEach((form) => {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const input = form.elements.text;
+      const text = input.value.trim();
+      if (!text) return;
+      if (sendCommand(text, form.dataset.where)) input.value = "";
+    });
+  });
+  $("#chips").replaceChildren(...COMMANDS.map((c) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `/${c}`;
+    b.title = `/${c}`;
+    b.addEventListener("click", () => {
+      const input = $(".composer[data-where=group] input");
+      if (["new", "lang"].includes(c)) {
+        input.value = `/${c} `;
+        input.focus();
+      } else {
+        sendCommand(`/${c}`);
+      }
+    });
+    return b;
+  }));
+}
+
+// ---- the start panel ------------------------------------------------------------------------------------------
+async function loadGames() {
+  const res = await fetch("/api/games");
+  const data = await res.json();
+  state.games = data.games;
+  state.levels = data.levels;
+  renderPanel();
+}
+
+function currentGame() {
+  return state.games.find((g) => g.name === $("#game").value) || state.games[0];
+}
+
+function renderPanel() {
+  if (!state.games.length) return;
+  const gameSel = $("#game");
+  const chosen = gameSel.value || state.games[0].name;
+  gameSel.replaceChildren(...state.games.map((g) => new Option(t(`games.${g.name}`), g.name, false, g.name === chosen)));
+  const game = currentGame();
+  const seatsSel = $("#seats");
+  const seatsWas = Number(seatsSel.value) || Math.min(3, game.max_players);
+  const seats = Math.min(Math.max(seatsWas, game.min_players), game.max_players);
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n += 1) counts.push(n);
+  seatsSel.replaceChildren(...counts.map((n) => new Option(String(n), String(n), false, n === seats)));
+  renderSeats(seats);
+  renderOptions(game, seats);
+  $("#table-lang").value = $("#table-lang").dataset.chosen || state.lang;
+  previewStart();
+}
+
+function renderSeats(seats) {
+  const list = $("#seat-list");
+  const was = [...list.querySelectorAll("select")].map((s) => s.value);
+  const legend = document.createElement("legend");
+  legend.textContent = t("players");
+  const rows = [legend];
+  const me = document.createElement("div");
+  me.className = "seat";
+  me.innerHTML = "<span>1</span><strong></strong>";
+  me.querySelector("strong").textContent = `${$("#name").value} (${t("you")})`;
+  rows.push(me);
+  for (let i = 1; i < seats; i += 1) {
+    const row = document.createElement("label");
+    row.className = "seat";
+    const num = document.createElement("span");
+    num.textContent = String(i + 1);
+    const sel = document.createElement("select");
+    sel.name = `seat${i + 1}`;
+    for (const level of state.levels) sel.append(new Option(`${t("computer")}: ${t(`levels.${level}`)}`, level));
+    sel.append(new Option(t("person"), "person"));
+    sel.value = was[i - 1] || LEVEL_DEFAULT;
+    sel.addEventListener("change", previewStart);
+    row.append(num, sel);
+    rows.push(row);
+  }
+  list.replaceChildren(...rows);
+}
+
+function renderOptions(game, seats) {
+  const box = $("#options");
+  const was = Object.fromEntries([...box.querySelectorAll("select")].map((s) => [s.name, s.value]));
+  box.replaceChildren(...game.options[String(seats)].map((opt) => {
+    const row = document.createElement("label");
+    row.className = "option";
+    row.title = opt.doc;
+    const name = document.createElement("span");
+    name.textContent = opt.name.replaceAll("_", " ");
+    const sel = document.createElement("select");
+    sel.name = opt.name;
+    for (const c of opt.choices) {
+      const label = typeof c === "boolean" ? t(c ? "yes" : "no") : String(c);
+      sel.append(new Option(label, JSON.stringify(c), false, c === opt.default));
+    }
+    if (was[opt.name] !== undefined && [...sel.options].some((o) => o.value === was[opt.name])) sel.value = was[opt.name];
+    sel.dataset.default = JSON.stringify(opt.default);
+    sel.addEventListener("change", previewStart);
+    row.append(name, sel);
+    return row;
+  }));
+}
+
+// The commands the panel sends: exactly what a chat user would type.
+function startCommands() {
+  const game = currentGame();
+  const seats = Number($("#seats").value);
+  const others = [...$("#seat-list").querySelectorAll("select")].map((s) => s.value);
+  const args = [game.name, `players=${seats}`];
+  const computers = others.filter((v) => v !== "person");
+  if (computers.length) args.push(`computers=${computers.join(",")}`);
+  for (const sel of $("#options").querySelectorAll("select")) {
+    if (sel.value !== sel.dataset.default) args.push(`${sel.name}=${JSON.parse(sel.value)}`);
+  }
+  return [`/lang ${$("#table-lang").value}`, `/new ${args.join(" ")}`];
+}
+
+function previewStart() {
+  if (!state.games.length) return;
+  $("#start-preview").textContent = startCommands().join("  ·  ");
+}
+
+function initPanel() {
+  $("#game").addEventListener("change", renderPanel);
+  $("#seats").addEventListener("change", () => {
+    const game = currentGame();
+    renderSeats(Number($("#seats").value));
+    renderOptions(game, Number($("#seats").value));
+    previewStart();
+  });
+  $("#table-lang").addEventListener("change", () => {
+    $("#table-lang").dataset.chosen = $("#table-lang").value;
+    previewStart();
+  });
+  $("#start").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    for (const line of startCommands()) sendCommand(line);
+  });
+}
+
+// ---- start ---------------------------------------------------------------------------------------------------
+function init() {
+  const who = initialIdentity();
+  state.lang = who.lang;
+  $("#room").value = who.room;
+  $("#name").value = who.name;
+  $("#lang").value = who.lang;
+  sessionStorage.setItem("pg-name", who.name);
+  sessionStorage.setItem("pg-room", who.room);
+  $("#who").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem("pg-name", $("#name").value.trim());
+    sessionStorage.setItem("pg-room", $("#room").value.trim().toLowerCase());
+    renderPanel();
+    hello();
+  });
+  $("#lang").addEventListener("change", () => {
+    state.lang = $("#lang").value;
+    localStorage.setItem("pg-lang", state.lang);
+    applyLanguage();
+    hello();
+    sendCommand(`/lang ${state.lang}`); // the room's texts follow, as after /lang in a chat
+  });
+  initComposers();
+  initPanel();
+  applyLanguage();
+  loadGames();
+  connect();
+}
+
+init();

@@ -1,0 +1,91 @@
+"""The catalogs are complete: every message of the code is in the template and translated in every language.
+
+A new ``t``/``tn``/``N_`` string in core, renderers or bot fails here until ``make messages`` has been run and the
+Russian and Ukrainian ``.po`` files translate it with the same placeholders and every plural form.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from core.i18n import LANGS, LOCALE_DIR
+from core.i18n.catalogs import read_catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
+TRANSLATED = [lang for lang in LANGS if lang != "en"]
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def _has_words(text: str) -> bool:
+    """Whether a message has anything to translate besides placeholders, numbers and signs."""
+    return bool(re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", text)))
+
+
+def _template() -> dict[str, tuple[str, ...]]:
+    with (LOCALE_DIR / "tablebot.pot").open("rb") as fh:
+        pot = read_po(fh)
+    return {m.id if isinstance(m.id, str) else m.id[0]: (m.id,) if isinstance(m.id, str) else m.id for m in pot if m.id}
+
+
+def _in_code() -> set[str]:
+    found: set[str] = set()
+    for folder in ("core", "renderers", "bot"):
+        for _, _, message, _, _ in extract_from_dir(
+            ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=()
+        ):
+            found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_template_holds_exactly_the_messages_of_the_code():
+    in_code, template = _in_code(), set(_template())
+    assert in_code - template == set(), "new messages: run `make messages` and translate them"
+    assert template - in_code == set(), "messages no code uses any more: run `make messages`"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_catalog_has_every_template_message(lang):
+    catalog = read_catalog(lang)
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+    assert ids == set(_template()), "run `make messages`"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders_and_all_plural_forms(lang):
+    catalog = read_catalog(lang)
+    assert catalog.num_plurals == 3 if lang in ("ru", "uk") else catalog.num_plurals >= 1
+    gaps = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = (message.id,) if isinstance(message.id, str) else message.id
+        forms = (message.string,) if isinstance(message.string, str) else message.string
+        if message.fuzzy:
+            gaps.append((ids[0], "fuzzy: check the translation and remove the flag"))
+            continue
+        if isinstance(message.id, tuple) and len(forms) != catalog.num_plurals:
+            gaps.append((ids[0], f"{len(forms)} plural forms, the language needs {catalog.num_plurals}"))
+        for form in forms:
+            if not form.strip():
+                gaps.append((ids[0], "not translated"))
+            elif _fields(form) - set().union(*map(_fields, ids)) or _fields(ids[0]) - _fields(form) - {"n"}:
+                gaps.append((ids[0], f"placeholders differ: {form!r}"))
+            elif _has_words(ids[0]) and form in ids:
+                gaps.append((ids[0], "left in English"))
+    assert gaps == []
+
+
+def test_english_catalog_is_the_source_language():
+    catalog = read_catalog("en")
+    assert catalog.num_plurals == 2
+    assert all(not any(m.string) if isinstance(m.string, tuple) else not m.string for m in list(catalog)[1:])
