@@ -13,6 +13,7 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``, fields separated by
     h.17                    show my hand (sends it privately)
     k.17                    take my seat back from the computer
     L.ru                    the chat's (or, privately, my) language
+    N.kozel                 open a table for this game here
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes.
 """
@@ -37,6 +38,7 @@ KINDS = {
     "o": ("table", "rev", "number"),
     "m": ("table", "rev", "code"),
     "L": ("code",),
+    "N": ("code",),
 }
 
 
