@@ -13,6 +13,9 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     discord_bot_token: str | None = None
+    discord_api_url: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (tests use a fake Discord)
+    discord_shard_count: int | None = None  # None: as many shards as Discord recommends
+    discord_edit_interval: float = 1.0  # seconds between two edits of table messages in one channel
     database_url: str | None = None
     data_dir: Path = Path("./data")
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)

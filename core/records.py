@@ -6,10 +6,43 @@ state can write its own record (``state.record()``); ``replay`` reads one back.
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 from core import games
 from core.base import Action, BadDeal, GameState, IllegalAction, OptionsError
+
+MAX_MESSAGE = 300  # characters of an error message; longer ones are cut
+
+
+class HugeNumber:
+    """A JSON integer literal too long to be any record's field (the reader keeps it apart from ``int``)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, literal: str) -> None:
+        self.digits = len(literal.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 3
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxdict = 4
+
+
+def shown(value: Any) -> str:
+    """A short, safe repr of a value taken from a record, for error messages."""
+    return safe_text(_SHORT.repr(value))
+
+
+def safe_text(text: str) -> str:
+    """The text with lone surrogates replaced (so it always encodes) and cut to ``MAX_MESSAGE`` characters."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 class RecordError(Exception):
@@ -27,7 +60,7 @@ class RecordError(Exception):
             out["index"] = self.index
         if self.round is not None:
             out["round"] = self.round
-        out["message"] = str(self)
+        out["message"] = safe_text(str(self))
         return out
 
 
@@ -40,10 +73,10 @@ def replay(record: Any) -> GameState:
         raise RecordError("bad_record", "a record must be a JSON object")
     unknown = set(record) - _RECORD_KEYS
     if unknown:
-        raise RecordError("bad_record", f"unknown record field '{sorted(unknown)[0]}'")
+        raise RecordError("bad_record", f"unknown record field {shown(sorted(unknown)[0])}")
     name = record.get("game")
     if not isinstance(name, str) or name not in games.NAMES:
-        raise RecordError("bad_record", f"unknown game {name!r}")
+        raise RecordError("bad_record", f"unknown game {shown(name)}")
     try:
         rules = games.get(name)
     except ModuleNotFoundError:  # pragma: no cover - every registered game ships
@@ -51,7 +84,7 @@ def replay(record: Any) -> GameState:
     players = record.get("players")
     if type(players) is not int or not rules.min_players <= players <= rules.max_players:
         raise RecordError(
-            "bad_record", f"{name} needs {rules.min_players} to {rules.max_players} players, got {players!r}"
+            "bad_record", f"{name} needs {rules.min_players} to {rules.max_players} players, got {shown(players)}"
         )
     options = record.get("options", {})
     if options is None:
@@ -64,7 +97,7 @@ def replay(record: Any) -> GameState:
     if name == "kozel":
         first_dealer = None
     elif type(first_dealer) is not int or not 0 <= first_dealer < players:
-        raise RecordError("bad_record", f"first_dealer must be a seat 0..{players - 1}, got {first_dealer!r}")
+        raise RecordError("bad_record", f"first_dealer must be a seat 0..{players - 1}, got {shown(first_dealer)}")
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("bad_record", "'rounds' must be a list")
@@ -75,7 +108,7 @@ def replay(record: Any) -> GameState:
             raise RecordError("bad_record", "a round entry needs 'deal' and a list 'actions'", round=r)
         extra_keys = set(entry) - {"deal", "actions"}
         if extra_keys:
-            raise RecordError("bad_record", f"unknown round field '{sorted(extra_keys)[0]}'", round=r)
+            raise RecordError("bad_record", f"unknown round field {shown(sorted(extra_keys)[0])}", round=r)
         if state.finished:
             raise RecordError("bad_record", "a round entry after the game ended", round=r)
         if state.phase != "round_over":
@@ -99,4 +132,7 @@ def replay(record: Any) -> GameState:
 
 def result_of(record: Any) -> dict[str, Any]:
     """The result JSON of a record (SCENARIOS.md), or raises ``RecordError``."""
-    return replay(record).result()
+    try:
+        return replay(record).result()
+    except RecursionError:
+        raise RecordError("bad_record", "the record is nested too deeply") from None

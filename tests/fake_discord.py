@@ -40,11 +40,13 @@ CHANNEL_ID = 600_000_000_000_000_010
 OTHER_CHANNEL_ID = 600_000_000_000_000_011
 PERMISSIONS_ALL = str((1 << 50) - 1)
 
-_ids = itertools.count(700_000_000_000_000_000)
+_ids = itertools.count()
+DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def snowflake() -> int:
-    return next(_ids)
+    """A fresh id that, like Discord's, encodes the (real) time it was made."""
+    return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(_ids) & 0x3FFFFF)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -273,8 +275,7 @@ class FakeDiscord:
 
     def visible_to(self, user: FakeUser, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return sorted(
-            self.channel_messages(channel_id)
-            + [m for m in self.ephemeral_for(user) if m.channel_id == channel_id],
+            self.channel_messages(channel_id) + [m for m in self.ephemeral_for(user) if m.channel_id == channel_id],
             key=lambda m: m.id,
         )
 
@@ -287,8 +288,9 @@ class FakeDiscord:
             if not ws.closed:
                 await ws.send_str(json.dumps(frame))
 
-    def _interaction(self, kind: int, user: FakeUser, channel_id: int, data: dict[str, Any],
-                     message: StoredMessage | None = None) -> tuple[InteractionRecord, dict[str, Any]]:
+    def _interaction(
+        self, kind: int, user: FakeUser, channel_id: int, data: dict[str, Any], message: StoredMessage | None = None
+    ) -> tuple[InteractionRecord, dict[str, Any]]:
         rec = InteractionRecord(
             id=snowflake(),
             token="itok-" + secrets.token_hex(12),
@@ -323,8 +325,9 @@ class FakeDiscord:
             payload["message"] = message.payload(self.bot)
         return rec, payload
 
-    async def slash(self, user: FakeUser, name: str, options: dict[str, str] | None = None,
-                    channel_id: int = CHANNEL_ID) -> InteractionRecord:
+    async def slash(
+        self, user: FakeUser, name: str, options: dict[str, str] | None = None, channel_id: int = CHANNEL_ID
+    ) -> InteractionRecord:
         """``user`` runs ``/name`` with string options."""
         command = next((c for c in self.commands if c["name"] == name), None)
         if command is None:
@@ -530,8 +533,7 @@ class FakeDiscord:
                 {
                     "url": f"ws://127.0.0.1:{self.port}/gateway",
                     "shards": 1,
-                    "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
-                                            "max_concurrency": 1},
+                    "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
                 }
             )
         if parts[:1] == ["applications"] and parts[2:] == ["commands"]:
@@ -562,8 +564,9 @@ class FakeDiscord:
             "interactions_endpoint_url": None,
         }
 
-    def _apply(self, msg: StoredMessage, payload: dict[str, Any], files: list[tuple[int, str, bytes, str]],
-               *, creating: bool) -> None:
+    def _apply(
+        self, msg: StoredMessage, payload: dict[str, Any], files: list[tuple[int, str, bytes, str]], *, creating: bool
+    ) -> None:
         """Apply a create or edit payload to a stored message (Discord's attachment rules)."""
         if "content" in payload:
             msg.content = payload["content"] or ""

@@ -182,3 +182,23 @@ def test_action_codes_round_trip_and_garbage_is_malformed():
     for junk in ({"seat": "1", "type": "pass"}, {"seat": 1}, {"seat": 1, "type": "bid", "value": "100"}, [1]):
         with pytest.raises(MalformedAction):
             Action.from_json(junk)
+
+
+def test_two_players_redeal_when_the_bidding_closed_by_itself():
+    # seat 1 is below the floor and passes automatically: seat 0 plays 100 and must choose a talon,
+    # no action was taken yet, so a qualifying seat (here seat 1, four nines) may still call a redeal
+    s = new_state(2, make_deal(2, 1, {1: NINES}), dealer=1, options={"redeal": True, "bidding_floor": -100},
+                  totals=[0, -105])  # fmt: skip
+    assert s.phase == "talon" and s.declarer == 0 and s.bid == 100
+    assert types(s.legal_actions(1)) == ["redeal"]
+    assert act(s, 1, "redeal")[0].data["reason"] == "four_nines"
+    assert s.phase == "round_over" and s.next_dealer == 1 and s.totals == [0, -105]
+
+
+def test_two_players_barrel_talon_at_121_still_allows_a_redeal():
+    s = new_state(2, make_deal(2, 1, {0: NINES}), dealer=1, options={"redeal": True, "bidding_on_barrel": False},
+                  totals=[0, 880], barrel=[False, True])  # fmt: skip
+    assert s.phase == "talon" and s.declarer == 1 and s.bid == 121
+    assert types(s.legal_actions(0)) == ["redeal"]
+    act(s, 1, "take_talon", index=0)
+    assert "redeal" not in types(s.legal_actions(0))  # after the first action it is too late

@@ -203,3 +203,32 @@ def test_round_through_the_state_writes_a_score_sheet_row():
     assert row["declarer"] == 1 and row["contract"] == 100 and row["redeal"] is False
     assert row["scores"] == [row["totals"][i] for i in range(3)]
     assert s.phase == "round_over" and s.next_dealer == 1
+
+
+def test_the_winner_is_no_longer_on_the_barrel():
+    before = standing([100, 880, 200], barrel=[False, True, False], attempts=[0, 2, 0])
+    s = run(outcome([30, 150, 10], declarer=1, contract=150), before)
+    assert s.winner == 1
+    assert s.standing.barrel == [False, False, False] and s.standing.barrel_attempts == [0, 0, 0]
+
+
+def test_a_loser_reaching_880_in_the_winning_round_is_set_to_880():
+    before = standing([800, 880, 200], barrel=[False, True, False])
+    s = run(outcome([105, 130, 0], tricks=[3, 5, 0], declarer=1, contract=125), before)
+    assert s.winner == 1
+    assert s.standing.totals == [880, 1005, 200]  # 800 + 105 = 905 is set to 880
+    assert s.standing.barrel == [True, False, False]  # he climbs on; the winner is not pushed off
+    assert notes(s, "barrel_on") == [(0, 0)] and notes(s, "barrel_fall") == []
+
+
+def test_two_losers_climbing_on_in_the_winning_round_fall_off_together():
+    before = standing([860, 880, 870], barrel=[False, True, False])
+    s = run(outcome([40, 130, 40], tricks=[2, 4, 2], declarer=1, contract=125), before)
+    assert s.winner == 1 and s.standing.totals == [760, 1005, 760] and s.standing.barrel == [False] * 3
+
+
+def test_dump_truck_and_bolts_apply_in_the_winning_round():
+    before = standing([520, 880, 0], bolts=[0, 0, 2], barrel=[False, True, False])
+    s = run(outcome([35, 130, 0], tricks=[3, 5, 0], declarer=1, contract=125), before, dump_truck=True)
+    assert s.winner == 1
+    assert s.standing.totals == [0, 1005, -120]  # 520 + 35 = 555 -> 0; the third bolt costs 120

@@ -136,6 +136,8 @@ def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in
             continue  # a 4p round he deals is no attempt
         if s == d and not o.conceded and made:
             st.totals[s] += res[s]
+            st.barrel[s] = False  # the winner is no longer on the barrel
+            st.barrel_attempts[s] = 0
             note(s, "barrel_win", res[s])
             winner = s
             continue
@@ -158,25 +160,24 @@ def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in
                 st.totals[s] = 0
                 st.missed_barrels[s] = 0
 
-    # 4. climbing on ----------------------------------------------------------------------------------
-    if winner is None:
-        climbers = [s for s in range(n) if not on_barrel[s] and st.totals[s] >= BARREL]
-        if climbers:
-            for s in range(n):
-                if st.barrel[s] and s not in climbers:
-                    st.totals[s] -= PENALTY
-                    st.barrel[s] = False
-                    st.barrel_attempts[s] = 0
-                    note(s, "barrel_fall", -PENALTY, reason="pushed")
-            for s in climbers:
-                st.totals[s] = BARREL
+    # 4. climbing on (in the game's last round too: a loser reaching 880 is set to 880) -------------------
+    climbers = [s for s in range(n) if not on_barrel[s] and st.totals[s] >= BARREL]
+    if climbers:
+        for s in range(n):
+            if st.barrel[s] and s not in climbers:  # the winner is off the barrel already: never pushed
+                st.totals[s] -= PENALTY
+                st.barrel[s] = False
                 st.barrel_attempts[s] = 0
-                if len(climbers) == 1:
-                    st.barrel[s] = True
-                    note(s, "barrel_on", 0)
-                else:
-                    st.totals[s] -= PENALTY
-                    note(s, "barrel_fall", -PENALTY, reason="together")
+                note(s, "barrel_fall", -PENALTY, reason="pushed")
+        for s in climbers:
+            st.totals[s] = BARREL
+            st.barrel_attempts[s] = 0
+            if len(climbers) == 1:
+                st.barrel[s] = True
+                note(s, "barrel_on", 0)
+            else:
+                st.totals[s] -= PENALTY
+                note(s, "barrel_fall", -PENALTY, reason="together")
 
     # 5. dump truck -------------------------------------------------------------------------------------
     if dump_truck:

@@ -260,7 +260,8 @@ class ThousandState(GameState):
     def _may_redeal(self, seat: int) -> bool:
         if not self.options.redeal or seat not in self.active:
             return False
-        if self.round_actions == 0 and self.phase in ("bidding", "give") and not self.gives:
+        # before the first action of the round: in bidding, or in talon/give when the bidding closed by itself
+        if self.round_actions == 0 and self.phase in ("bidding", "talon", "give") and not self.gives:
             hand = self.hands[seat]
             if self.declarer == seat and self.talon_taken is not None:
                 hand = [c for c in hand if c not in self.talons[self.talon_taken]]

@@ -1,0 +1,240 @@
+"""The discord.py client: slash commands and component presses in, ``Command`` / ``Press`` / ``PrivateStart`` out.
+
+Every interaction is acknowledged before anything else happens (a slash command with a public "thinking"
+defer, a component with a silent deferred update), so Discord never shows "This interaction failed" however
+long the application takes to decide and draw. Presses on components this bot did not make (an old
+version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+from discord import app_commands
+
+from bot.discord import commands, ids, texts
+from bot.discord.items import DYNAMIC_ITEMS
+from bot.port import Chat, Command, MessageRef, Press, PrivateStart, User
+
+if TYPE_CHECKING:
+    from bot.discord.port import DiscordPort
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+
+
+class Handler(Protocol):
+    """What receives the users' actions: ``bot.app.Application`` (or a test's stand-in)."""
+
+    async def command(self, cmd: Command) -> None: ...
+
+    async def press(self, press: Press) -> None: ...
+
+    async def private_start(self, start: PrivateStart) -> None: ...
+
+
+@dataclass(eq=False)
+class Handle:
+    """The adapter's handle on one interaction (``Command.handle``, ``Press.handle``, ``PrivateStart.handle``).
+
+    ``received`` is when it arrived (the port's clock): its token can reach the user for 15 minutes after.
+    ``used`` is set once the public "thinking" placeholder of a command has been replaced or removed.
+    """
+
+    interaction: discord.Interaction[Any]
+    received: float
+    used: bool = False
+
+    @property
+    def locale(self) -> str:
+        return str(self.interaction.locale)
+
+
+def user_of(interaction: discord.Interaction[Any]) -> User:
+    u = interaction.user
+    return User(PLATFORM, str(u.id), u.display_name, str(interaction.locale))
+
+
+def chat_of(interaction: discord.Interaction[Any]) -> Chat | None:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    channel = interaction.channel
+    title = getattr(channel, "name", "") or ""
+    language = str(interaction.guild_locale) if interaction.guild_locale else None
+    return Chat(PLATFORM, str(interaction.channel_id), None, title, language)
+
+
+def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:
+    m = interaction.message
+    if m is None:
+        return None
+    return MessageRef(PLATFORM, str(m.channel.id), str(m.id), extra="e" if m.flags.ephemeral else "")
+
+
+class TableClient(discord.AutoShardedClient):
+    """The bot's connection to Discord; ``handler`` gets the users' actions, ``port`` sends for the app."""
+
+    def __init__(
+        self, *, shard_count: int | None = None, clock: Callable[[], float] = time.time, **options: Any
+    ) -> None:
+        super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, **options)
+        self.tree: app_commands.CommandTree[TableClient] = app_commands.CommandTree(self)
+        for command in commands.build(self._run_command):
+            self.tree.add_command(command)
+        self.handler: Handler | None = None
+        self.port: DiscordPort | None = None
+        self.clock = clock
+        self.ack_delays: list[float] = []  # seconds from receipt to acknowledgement, for every interaction
+        self.synced = asyncio.Event()
+        self.busy = 0  # interactions being handled now
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(commands.CatalogTranslator())
+        await self.tree.sync()
+        self.synced.set()
+
+    def _handler(self) -> Handler:
+        if self.handler is None:
+            raise RuntimeError("TableClient has no handler attached")
+        return self.handler
+
+    async def _ack(self, handle: Handle, *, thinking: bool = False) -> bool:
+        """Acknowledge at once; False when Discord refused (too late, or answered elsewhere)."""
+        try:
+            await handle.interaction.response.defer(thinking=thinking)
+        except discord.HTTPException:
+            log.warning("interaction %s could not be acknowledged", handle.interaction.id)
+            return False
+        finally:
+            self.ack_delays.append(self.clock() - handle.received)
+        return True
+
+    async def tell(self, handle: Handle, text: str) -> None:
+        """A short ephemeral note to the user behind ``handle`` (after the acknowledgement)."""
+        try:
+            await handle.interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell the user of interaction %s: %s", handle.interaction.id, text)
+
+    # ------------------------------------------------------------------ slash commands
+
+    async def _run_command(self, interaction: discord.Interaction[Any], name: str, args: str) -> None:
+        self.busy += 1
+        try:
+            await self._command(interaction, name, args)
+        finally:
+            self.busy -= 1
+
+    async def _command(self, interaction: discord.Interaction[Any], name: str, args: str) -> None:
+        handle = Handle(interaction, self.clock())
+        if not await self._ack(handle, thinking=True):
+            return
+        cmd = Command(user_of(interaction), chat_of(interaction), name, args, handle=handle)
+        try:
+            await self._handler().command(cmd)
+        except Exception:
+            log.exception("the application failed on /%s %s", name, args)
+            await self.tell(handle, texts.failed(handle.locale))
+        if not handle.used:
+            # nothing public answered the command: remove the "thinking…" placeholder
+            handle.used = True
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.warning("could not remove the placeholder of /%s", name)
+
+    # ------------------------------------------------------------------ components
+
+    async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        """A press on one of our buttons or select menus (called by the dynamic items)."""
+        self.busy += 1
+        try:
+            await self._press(interaction, payload)
+        finally:
+            self.busy -= 1
+
+    async def _press(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        handle = Handle(interaction, self.clock())
+        if not await self._ack(handle):
+            return
+        if not ids.is_payload(payload):
+            await self.tell(handle, texts.out_of_date(handle.locale))
+            return
+        ref = message_of(interaction)
+        if ref is not None and ref.extra == "e" and self.port is not None:
+            self.port.remember_press(ref, handle)
+        press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle)
+        try:
+            await self._handler().press(press)
+        except Exception:
+            log.exception("the application failed on a press %r", payload)
+            await self.tell(handle, texts.failed(handle.locale))
+
+    async def on_start(self, interaction: discord.Interaction[Any], start_payload: str) -> None:
+        """A press on an invitation's button: the user comes to see his private view."""
+        self.busy += 1
+        try:
+            await self._start(interaction, start_payload)
+        finally:
+            self.busy -= 1
+
+    async def _start(self, interaction: discord.Interaction[Any], start_payload: str) -> None:
+        handle = Handle(interaction, self.clock())
+        if not await self._ack(handle):
+            return
+        start = PrivateStart(user_of(interaction), start_payload, handle=handle)
+        try:
+            await self._handler().private_start(start)
+        except Exception:
+            log.exception("the application failed on a private start %r", start_payload)
+            await self.tell(handle, texts.failed(handle.locale))
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Presses the dynamic items will not see: a button no longer on the message (the user's screen was
+        behind an edit; discord.py drops those) goes to the application all the same, which knows from the
+        payload's version whether it is stale; a component this bot never made is answered as out of date."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast(dict[str, Any], interaction.data or {})
+        custom_id = data.get("custom_id", "")
+        if not isinstance(custom_id, str) or _on_message(interaction, custom_id):
+            return  # a dynamic item handles it
+        button = ids.BUTTON_TEMPLATE.fullmatch(custom_id)
+        if button:
+            await self.on_payload(interaction, button["payload"])
+            return
+        if ids.SELECT_TEMPLATE.fullmatch(custom_id):
+            values = data.get("values") or []
+            await self.on_payload(interaction, values[0] if values and isinstance(values[0], str) else "")
+            return
+        start = ids.START_TEMPLATE.fullmatch(custom_id)
+        if start:
+            await self.on_start(interaction, start["payload"])
+            return
+        handle = Handle(interaction, self.clock())
+        try:
+            await interaction.response.send_message(texts.out_of_date(handle.locale), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer a press on an unknown component %r", custom_id)
+        finally:
+            self.ack_delays.append(self.clock() - handle.received)
+
+
+def _on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether the message the press came from (as Discord has it now) still has a component with this id."""
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False

@@ -1,0 +1,148 @@
+"""The slash commands (the 13 of ``bot.port.COMMANDS``) and their translation into Russian and Ukrainian.
+
+Every name, description and choice is an English msgid of the project's one gettext domain (``core.i18n``),
+marked with ``N_`` so ``make messages`` extracts it. ``CatalogTranslator`` hands Discord the ``ru`` and ``uk``
+texts when the commands are synced; ``en-US`` (and every other locale) sees the English source. A command
+name's msgid is written with its slash (``"/new"``) so translators see it is a command; the slash is dropped
+and the translation is used only if Discord would accept it as a name (lower case, no spaces, 1–32 chars).
+
+A command's options are joined into ``Command.args`` in their declared order (``/new game:kozel
+options:...`` -> ``"kozel ..."``), the same line a Telegram user would type after ``/new``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+from discord.app_commands import locale_str
+
+from core.i18n import N_, t
+
+LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk"}
+NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One string option of a command; ``choices`` maps values to their (English) names."""
+
+    name: str
+    description: str
+    required: bool = False
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+GAMES = (("thousand", N_("Thousand")), ("deberts", N_("Deberts")), ("kozel", N_("Kozel")))
+LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
+GAME_OPTION = Option("game", N_("The game to play"), required=True, choices=GAMES)
+SETTINGS_OPTION = Option("options", N_("Table settings, as /rules lists them"))
+
+# (name msgid, description msgid, options), in the order of bot.port.COMMANDS
+SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
+    "new": (N_("/new"), N_("Open a new table in this channel"), (GAME_OPTION, SETTINGS_OPTION)),
+    "join": (N_("/join"), N_("Take a seat at the table"), ()),
+    "leave": (N_("/leave"), N_("Leave the table"), ()),
+    "stop": (N_("/stop"), N_("Stop the game at this table"), ()),
+    "rules": (
+        N_("/rules"),
+        N_("The rules and the table settings"),
+        (Option("game", N_("The game to explain"), choices=GAMES),),
+    ),
+    "settings": (N_("/settings"), N_("Show or change the table settings"), (SETTINGS_OPTION,)),
+    "lang": (
+        N_("/lang"),
+        N_("The language of the bot in this channel"),
+        (Option("language", N_("The language to use"), choices=LANGUAGES),),
+    ),
+    "score": (N_("/score"), N_("The score of the current game"), ()),
+    "top": (
+        N_("/top"),
+        N_("The best players of this server"),
+        (Option("game", N_("Only this game"), choices=GAMES),),
+    ),
+    "me": (N_("/me"), N_("Your rating and your games"), ()),
+    "history": (
+        N_("/history"),
+        N_("The last games played here"),
+        (Option("game", N_("Only this game"), choices=GAMES),),
+    ),
+    "export": (N_("/export"), N_("The record of the last game as a file"), ()),
+    "help": (N_("/help"), N_("How to play with this bot"), ()),
+}
+
+Runner = Callable[[discord.Interaction[Any], str, str], Awaitable[None]]
+
+
+def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[..., Awaitable[None]]:
+    """A callback whose signature discord.py reads as the command's parameters (all strings)."""
+    shape = tuple((o.name, o.required) for o in options)
+
+    async def plain(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, name, "")
+
+    async def game_and_options(interaction: discord.Interaction[Any], game: str, options: str = "") -> None:
+        await run(interaction, name, f"{game} {options}".strip())
+
+    async def game(interaction: discord.Interaction[Any], game: str = "") -> None:
+        await run(interaction, name, game)
+
+    async def options(interaction: discord.Interaction[Any], options: str = "") -> None:
+        await run(interaction, name, options.strip())
+
+    async def language(interaction: discord.Interaction[Any], language: str = "") -> None:
+        await run(interaction, name, language)
+
+    shapes: dict[tuple[tuple[str, bool], ...], Callable[..., Awaitable[None]]] = {
+        (): plain,
+        (("game", True), ("options", False)): game_and_options,
+        (("game", False),): game,
+        (("options", False),): options,
+        (("language", False),): language,
+    }
+    return shapes[shape]
+
+
+def build(run: Runner) -> list[app_commands.Command[Any, ..., None]]:
+    """The 13 commands; each one calls ``run(interaction, name, args)``."""
+    out = []
+    for name, (name_id, description, options) in SPECS.items():
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=locale_str(name, msgid=name_id),
+            description=locale_str(description),
+            callback=_callback(name, options, run),
+        )
+        for option in options:
+            param = command._params[option.name]
+            param.description = locale_str(option.description)
+            if option.choices:
+                param.choices = [
+                    app_commands.Choice(name=locale_str(label), value=value) for value, label in option.choices
+                ]
+        out.append(command)
+    return out
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Names, descriptions and choice names in ``ru`` and ``uk`` from the project's gettext catalogs."""
+
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        lang = LOCALES.get(locale)
+        if lang is None:
+            return None
+        msgid = string.extras.get("msgid", string.message)
+        text = t(lang, msgid)
+        if text == msgid:
+            return None
+        if context.location in (Where.command_name, Where.parameter_name, Where.group_name):
+            text = text.removeprefix("/")
+            if not NAME_RE.fullmatch(text) or text != text.lower():
+                return None
+        return text

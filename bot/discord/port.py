@@ -1,0 +1,222 @@
+"""``DiscordPort``: the application's ``Port`` on Discord.
+
+* Public messages are channel messages. The first public answer to a slash command replaces the command's
+  "thinking…" placeholder (so the channel shows who ran it); any other is sent to the channel. Either kind
+  is edited later through the channel endpoint with the bot token, which works for as long as the message
+  exists, also after a restart. Edits go through ``EditQueue`` (one per second per channel, latest wins); a
+  message deleted meanwhile is sent again and the new reference is returned from then on.
+* Private messages are ephemeral messages: they need the user's own interaction (a slash command, a press,
+  the invitation's button) and can be edited only with an interaction token, which lives 15 minutes. The
+  reference keeps the token it was sent with (``extra``); a later press on the message itself gives a
+  fresher one, remembered in memory. When no live token is left, ``Unreachable`` is raised and the user
+  gets his view again with his next press ("Show my hand").
+* ``answer`` sends the press's notice as an ephemeral message (Discord has no toasts); a press without a
+  notice needs nothing more, it was acknowledged when it arrived.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.discord import texts
+from bot.discord.client import PLATFORM, Handle, TableClient
+from bot.discord.items import StartButton, build_view
+from bot.discord.layout import files, plan_rows, text_parts
+from bot.discord.limiter import EditQueue
+from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 15 * 60.0
+TOKEN_MARGIN = 30.0  # stop using a token this long before Discord does
+INVALID_WEBHOOK_TOKEN = 50027
+
+
+def _handle(via: Any) -> Handle | None:
+    handle = getattr(via, "handle", None)
+    return handle if isinstance(handle, Handle) else None
+
+
+class DiscordPort:
+    """The ``bot.port.Port`` of Discord, sending through a ``TableClient``."""
+
+    platform = PLATFORM
+
+    def __init__(self, client: TableClient, *, edit_interval: float = 1.0, clock: Callable[[], float] | None = None):
+        self.client = client
+        client.port = self
+        self.clock = clock or client.clock or time.time
+        self.edits = EditQueue(self._edit_now, edit_interval)
+        self._moved: dict[str, MessageRef] = {}  # message id -> the message that shows its content now
+        self._presses: dict[str, Handle] = {}  # ephemeral message id -> the latest press made on it
+
+    # ------------------------------------------------------------------ helpers
+
+    def _messageable(self, chat_id: str) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(int(chat_id))
+
+    def _view(self, msg: Message, extra: list[discord.ui.Item[Any]] | None = None) -> discord.ui.View | None:
+        rows = plan_rows(msg.buttons)
+        if not rows and not extra:
+            return None
+        return build_view(rows, extra)
+
+    def _alive(self, received: float) -> bool:
+        return self.clock() < received + TOKEN_LIFETIME - TOKEN_MARGIN
+
+    def current(self, ref: MessageRef) -> MessageRef:
+        """The reference that shows ``ref``'s content now (after re-sends)."""
+        while ref.message_id in self._moved:
+            ref = self._moved[ref.message_id]
+        return ref
+
+    def remember_press(self, ref: MessageRef, handle: Handle) -> None:
+        """A press on an ephemeral message: its token can edit that message for the next 15 minutes."""
+        known = self._presses.get(ref.message_id)
+        if known is None or known.received <= handle.received:
+            self._presses[ref.message_id] = handle
+        now = self.clock()
+        for message_id in [m for m, h in self._presses.items() if now > h.received + TOKEN_LIFETIME]:
+            del self._presses[message_id]
+
+    async def _send_channel(self, chat_id: str, msg: Message) -> discord.Message:
+        content, embed = text_parts(msg)
+        view = self._view(msg)
+        kwargs: dict[str, Any] = {"files": files(msg)}
+        if embed is not None:
+            kwargs["embed"] = embed
+        if view is not None:
+            kwargs["view"] = view
+        return await self._messageable(chat_id).send(content or None, **kwargs)
+
+    @staticmethod
+    def _edit_kwargs(msg: Message, view: discord.ui.View | None) -> dict[str, Any]:
+        content, embed = text_parts(msg)
+        return {
+            "content": content,
+            "embeds": [embed] if embed is not None else [],
+            "attachments": files(msg),
+            "view": view,
+        }
+
+    # ------------------------------------------------------------------ public messages
+
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+        handle = _handle(reply_to)
+        if handle is not None and not handle.used and self._alive(handle.received):
+            handle.used = True
+            try:
+                sent: discord.Message = await handle.interaction.edit_original_response(
+                    **self._edit_kwargs(msg, self._view(msg))
+                )
+                return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id))
+            except discord.HTTPException:
+                log.warning("could not answer /%s in place; sending to the channel", reply_to and reply_to.name)
+        sent = await self._send_channel(chat.id, msg)
+        return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+
+    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+        ref = self.current(ref)
+        self.edits.submit(ref, msg)
+        return ref
+
+    async def _edit_now(self, ref: MessageRef, msg: Message) -> None:
+        ref = self.current(ref)
+        try:
+            await (
+                self._messageable(ref.chat_id)
+                .get_partial_message(int(ref.message_id))
+                .edit(**self._edit_kwargs(msg, self._view(msg)))
+            )
+        except discord.NotFound:
+            sent = await self._send_channel(ref.chat_id, msg)
+            self._moved[ref.message_id] = MessageRef(PLATFORM, ref.chat_id, str(sent.id), ref.thread)
+            log.info("message %s was gone; its content is now message %s", ref.message_id, sent.id)
+
+    async def flush(self) -> None:
+        """Wait until every coalesced table edit has been made."""
+        await self.edits.flush()
+
+    # ------------------------------------------------------------------ private (ephemeral) messages
+
+    async def send_private(
+        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+    ) -> MessageRef:
+        handle = _handle(via)
+        if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
+            raise Unreachable(f"no live interaction of user {user.id} to answer through")
+        content, embed = text_parts(msg)
+        kwargs: dict[str, Any] = {"files": files(msg), "ephemeral": True, "wait": True}
+        if embed is not None:
+            kwargs["embed"] = embed
+        view = self._view(msg)
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            sent = await handle.interaction.followup.send(content, **kwargs)
+        except discord.HTTPException as exc:
+            raise Unreachable(str(exc)) from exc
+        channel_id = handle.interaction.channel_id or sent.channel.id
+        extra = f"{handle.received:.3f}|{handle.interaction.token}"
+        return MessageRef(PLATFORM, str(channel_id), str(sent.id), extra=extra)
+
+    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+        kwargs = self._edit_kwargs(msg, self._view(msg))
+        press = self._presses.get(ref.message_id)
+        if press is not None and self._alive(press.received) and str(press.interaction.user.id) == user.id:
+            try:
+                await press.interaction.edit_original_response(**kwargs)
+                return ref
+            except discord.NotFound as exc:
+                raise MessageGone(str(exc)) from exc
+            except discord.HTTPException as exc:
+                if exc.code != INVALID_WEBHOOK_TOKEN:
+                    raise Unreachable(str(exc)) from exc
+        received_text, _, token = ref.extra.partition("|")
+        try:
+            received = float(received_text)
+        except ValueError:
+            raise Unreachable("the message was not sent through an interaction") from None
+        if not token or not self._alive(received):
+            raise Unreachable("the interaction token of this message has expired")
+        application_id = self.client.application_id
+        if application_id is None:
+            raise Unreachable("not logged in")
+        webhook = discord.Webhook.partial(application_id, token, client=self.client)
+        try:
+            await webhook.edit_message(int(ref.message_id), **kwargs)
+        except discord.NotFound as exc:
+            raise MessageGone(str(exc)) from exc
+        except discord.HTTPException as exc:
+            raise Unreachable(str(exc)) from exc
+        return ref
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        handle = _handle(press)
+        if handle is None or not text:
+            return
+        await self.client.tell(handle, text)
+
+    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+        """A channel message mentioning the user, with a button that shows him his private view."""
+        lang = user.language or chat.language
+        view = self._view(msg, [StartButton.make(texts.open_hand(lang), start_payload)])
+        content, embed = text_parts(msg)
+        content = f"<@{user.id}> {content}".strip()
+        kwargs: dict[str, Any] = {
+            "files": files(msg),
+            "view": view,
+            "allowed_mentions": discord.AllowedMentions(users=True, everyone=False, roles=False),
+        }
+        if embed is not None:
+            kwargs["embed"] = embed
+        sent = await self._messageable(chat.id).send(content, **kwargs)
+        return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+
+    async def close(self) -> None:
+        await self.edits.close()

@@ -1,0 +1,56 @@
+"""Storage of users, chats, tables, seats, the move log, results and ratings (SQLite or PostgreSQL).
+
+The only package with SQL. The application uses ``Storage`` and the frozen values and typed errors below;
+``docs/storage.md`` describes the API.
+"""
+
+from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, StorageError, TableBusy
+from bot.storage.store import Storage
+from bot.storage.values import (
+    ABANDONED,
+    COMPUTER_LEVELS,
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    PLAYING,
+    ChatRec,
+    GamePlayer,
+    LeaderRow,
+    MoveRec,
+    PlayerStats,
+    RatingRec,
+    RecentGame,
+    ResultSpec,
+    SeatRec,
+    SeatSpec,
+    TableRec,
+    UserRec,
+)
+
+__all__ = [
+    "ABANDONED",
+    "COMPUTER_LEVELS",
+    "FINISHED",
+    "LOBBY",
+    "OPEN_STATUSES",
+    "PLAYING",
+    "BrokenTable",
+    "ChatRec",
+    "Conflict",
+    "GamePlayer",
+    "InvalidInput",
+    "LeaderRow",
+    "MoveRec",
+    "NotFound",
+    "PlayerStats",
+    "RatingRec",
+    "RecentGame",
+    "ResultSpec",
+    "SeatRec",
+    "SeatSpec",
+    "Storage",
+    "StorageError",
+    "TableBusy",
+    "TableRec",
+    "UserRec",
+]

@@ -1,0 +1,175 @@
+"""SQLAlchemy 2 models of everything the bot keeps: users, chats, tables, seats, the move log, results, ratings.
+
+Used only inside ``bot.storage`` (queries and migrations); callers get the frozen values of ``values.py``.
+Times are stored as naive UTC and handed out timezone-aware. A table's state is stored as canonical JSON
+text next to its SHA-256 digest, so a load can check it cheaply.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime in Python, naive UTC in the database (the same on SQLite and PostgreSQL)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("storage times must be timezone-aware")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+# SQLite only makes INTEGER PRIMARY KEY an auto-increment rowid; PostgreSQL gets a BIGINT identity.
+Id = BigInteger().with_variant(Integer, "sqlite")
+OPEN_WHERE = text("status IN ('lobby', 'playing')")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("platform", "platform_id", name="uq_users_platform_id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    platform_id: Mapped[str] = mapped_column(String(128))
+    name: Mapped[str] = mapped_column(String(256))
+    language: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Chat(Base):
+    __tablename__ = "chats"
+    # thread '' stands for "no topic" so that the unique key also holds for chats without topics
+    __table_args__ = (UniqueConstraint("platform", "platform_id", "thread", name="uq_chats_platform_id_thread"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    platform_id: Mapped[str] = mapped_column(String(128))
+    thread: Mapped[str] = mapped_column(String(128))
+    title: Mapped[str] = mapped_column(String(256))
+    language: Mapped[str | None] = mapped_column(String(16))
+    defaults: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Table(Base):
+    __tablename__ = "game_tables"
+    __table_args__ = (
+        # one open table per chat/topic, enforced by the database across workers
+        Index("uq_game_tables_open_chat", "chat_id", unique=True, sqlite_where=OPEN_WHERE, postgresql_where=OPEN_WHERE),
+        Index("ix_game_tables_deadline", "deadline"),
+        Index("ix_game_tables_chat_status", "chat_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[str] = mapped_column(String(128))
+    host_user_id: Mapped[int | None] = mapped_column(Id, ForeignKey("users.id"))
+    state: Mapped[str | None] = mapped_column(Text)
+    state_digest: Mapped[str | None] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    lobby_rev: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deadline_kind: Mapped[str | None] = mapped_column(String(32))
+    message_ref: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    broken: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (Index("ix_seats_user", "user_id"),)
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(Id, ForeignKey("users.id"))
+    computer: Mapped[str | None] = mapped_column(String(16))
+    taken_over: Mapped[bool] = mapped_column(Boolean)
+    timeouts: Mapped[int] = mapped_column(Integer)
+    private_ref: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class Move(Base):
+    """The append-only move log: ``seq`` runs 1..version of its table, with no gaps."""
+
+    __tablename__ = "moves"
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    actor_user_id: Mapped[int | None] = mapped_column(Id, ForeignKey("users.id"))
+    by: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Result(Base):
+    """One seat's outcome of a finished table (revision 0002)."""
+
+    __tablename__ = "results"
+    __table_args__ = (Index("ix_results_user", "user_id"),)
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(Id, ForeignKey("users.id"))
+    total: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+    mu: Mapped[float | None] = mapped_column(Float)
+    sigma: Mapped[float | None] = mapped_column(Float)
+    barrels: Mapped[int | None] = mapped_column(Integer)
+    bolts: Mapped[int | None] = mapped_column(Integer)
+    baits: Mapped[int | None] = mapped_column(Integer)
+    kozel: Mapped[bool | None] = mapped_column(Boolean)
+    rating_points: Mapped[int | None] = mapped_column(Integer)
+
+
+class Rating(Base):
+    """A user's rating per chat and game (revision 0002)."""
+
+    __tablename__ = "ratings"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float | None] = mapped_column(Float)
+    points: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
