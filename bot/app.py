@@ -86,6 +86,8 @@ class Application(Lobby, Play, Info):
         self._pending: dict[int, set[int]] = {}
         self._votes: dict[int, set[int]] = {}
         self._chats: dict[int, ChatRec] = {}
+        self._chat_keys: dict[tuple[str, str, str | None], int] = {}
+        self._users: dict[tuple[str, str], UserRec] = {}
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def attach(self, port: Port) -> None:
@@ -227,19 +229,34 @@ class Application(Lobby, Play, Info):
 
     # ---- people, chats, languages ------------------------------------------------------------------------
     async def user_rec(self, user: User) -> UserRec:
-        rec = await self.storage.user(user.platform, user.id, user.name[:64] or user.id)
+        """The stored user (created on first sight, renamed when the platform name changed); cached."""
+        key = (user.platform, user.id)
+        name = user.name[:64] or user.id
+        rec = self._users.get(key)
+        if rec is not None and rec.name == name:
+            return rec
+        rec = await self.storage.user(user.platform, user.id, name)
         if rec.language is None and user.language:
-            hint = normalize(user.language)
-            rec = await self.storage.set_user_language(rec.id, hint)
+            rec = await self.storage.set_user_language(rec.id, normalize(user.language))
+        self._users[key] = rec
         return rec
 
     async def chat_rec(self, chat: Chat, user: User | None = None) -> ChatRec:
-        rec = await self.storage.chat(chat.platform, chat.id, chat.thread, chat.title[:128])
+        """The stored chat or topic (created on first sight, its title kept current); cached."""
+        key = (chat.platform, chat.id, chat.thread)
+        title = chat.title[:128]
+        cached = self._chat_keys.get(key)
+        if cached is not None:
+            rec = self._chats.get(cached)
+            if rec is not None and rec.title == title:
+                return rec
+        rec = await self.storage.chat(chat.platform, chat.id, chat.thread, title)
         if rec.language is None:
             hint = chat.language or (user.language if user is not None else None)
             if hint:
                 rec = await self.storage.set_chat_language(rec.id, normalize(hint))
         self._chats[rec.id] = rec
+        self._chat_keys[key] = rec.id
         return rec
 
     async def chat_by_id(self, chat_id: int) -> ChatRec:
@@ -331,3 +348,15 @@ class Application(Lobby, Play, Info):
             except MessageGone:
                 pass
         return await port.send_private(user, msg, via=via)
+
+
+async def create_application(settings: Any, *, clock: Callable[[], datetime] | None = None) -> Application:
+    """Open the storage of ``settings`` (migrating it) and build the application over it."""
+    storage = await Storage.open(settings.database_url, data_dir=settings.data_dir)
+    return Application(
+        storage,
+        clock=clock,
+        computer_pause=settings.computer_pause,
+        tick_interval=settings.tick_interval,
+        think_cap=settings.think_cap,
+    )

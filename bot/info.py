@@ -68,6 +68,7 @@ class Info:
             self._chats.pop(chat.id, None)
             return t(code, "The chat's language is now English.")
         await self.storage.set_user_language(user.id, code)
+        self._users.pop((user.platform, user.platform_id), None)
         return t(code, "I will speak English with you.")
 
     async def cmd_score(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:

@@ -206,7 +206,9 @@ class Play:
         self._live[rec.id] = live
         await self.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
         if stored.status == PLAYING:
-            self.kick(stored.id)
+            nxt = new.to_act
+            if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
+                self.kick(stored.id)
         else:
             self._votes.pop(stored.id, None)
         return stored
