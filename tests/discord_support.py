@@ -113,7 +113,7 @@ class StandIn:
             buttons=(
                 tuple(Button(c, f"c.{self.version}.{c}") for c in cards),
                 bids,
-                (Button("Pass", f"p.{self.version}"),),
+                (Button("Pass", f"p.{self.version}"), Button("Sort", f"u.{self.version}")),
             ),
         )
 
@@ -168,6 +168,13 @@ class StandIn:
                 )
             except Unreachable:
                 await self._invite(press.user)
+        elif kind == "u":  # a picker step: the app redraws the user's keyboard through his press
+            self.answers += 1
+            await self.port.answer(press)
+            self.hands[press.user.id].sort()
+            self.private[press.user.id] = await self.port.send_private(
+                press.user, self.hand_message(press.user), via=press
+            )
         else:
             self.answers += 1
             await self.port.answer(press, f"you chose {press.payload}")

@@ -1,8 +1,10 @@
 """A small recording stand-in for ``bot.app.Application`` for the playground's own tests.
 
-It records what arrives and drives the port the way the application does: a table message with a picture
-and buttons in the room, a hand in the presser's private pane, one ``answer`` per press (with a notice for a
-button it did not offer, or an old one), edits of the same table message after every accepted press.
+It records what arrives and drives the port the way the application does: ``new`` opens a lobby whose
+buttons carry the application's payload kinds (``j`` join, ``c`` add a computer, ``n`` seats, ``s`` start, with
+a lobby revision); the start turns it into a table message with a picture, "Show my hand" sends a hand to the
+presser's private pane; every press gets one ``answer`` (a notice for a button it did not offer, or an old
+one); accepted presses edit the same message in place.
 """
 
 from __future__ import annotations
@@ -24,14 +26,44 @@ def jpeg(color: str, size: tuple[int, int] = (240, 120)) -> bytes:
     return out.getvalue()
 
 
+DEFAULT_SEATS = {"thousand": 3, "deberts": 2, "kozel": 4}
+RANGE = {"thousand": (2, 4), "deberts": (2, 3), "kozel": (2, 4)}
+
+
+@dataclass
+class Lobby:
+    game: str
+    seats: int
+    sitting: list[str] = field(default_factory=list)  # names, computers as "computer (level)"
+    rev: int = 0
+    started: bool = False
+
+    def message(self, table: int = 1) -> Message:
+        lines = [f"{self.game}: a table for {self.seats} is open."]
+        lines += [f"{i + 1}. {self.sitting[i] if i < len(self.sitting) else '-'}" for i in range(self.seats)]
+        low, high = RANGE[self.game]
+        nxt = self.seats + 1 if self.seats < high else low
+        r = self.rev
+        return Message(
+            text="\n".join(lines),
+            buttons=(
+                (Button("Join", f"j.{table}", style="primary"), Button("Leave", f"l.{table}")),
+                tuple(Button(f"+ {lv}", f"c.{table}.{r}.{lv}") for lv in ("easy", "normal", "strong")),
+                (Button(f"Seats: {self.seats}", f"n.{table}.{r}.{nxt}"),),
+                (Button("Start", f"s.{table}", style="primary"),),
+            ),
+        )
+
+
 @dataclass
 class StandIn:
     port: Port | None = None
     commands: list[Command] = field(default_factory=list)
     presses: list[Press] = field(default_factory=list)
     starts: list[PrivateStart] = field(default_factory=list)
-    tables: dict[str, MessageRef] = field(default_factory=dict)  # room -> table message
+    tables: dict[str, MessageRef] = field(default_factory=dict)  # room -> lobby, then table message
     moves: dict[str, int] = field(default_factory=dict)  # room -> moves so far (the "version")
+    lobbies: dict[str, Lobby] = field(default_factory=dict)  # room -> its lobby (until started)
 
     def attach(self, port: Port) -> None:
         self.port = port
@@ -51,8 +83,9 @@ class StandIn:
         self.commands.append(cmd)
         assert self.port is not None
         if cmd.name == "new" and cmd.chat is not None:
-            self.moves[cmd.chat.id] = 0
-            self.tables[cmd.chat.id] = await self.port.send_public(cmd.chat, self.table(cmd.chat.id), reply_to=cmd)
+            game = cmd.args.split()[0] if cmd.args else "thousand"
+            lobby = self.lobbies[cmd.chat.id] = Lobby(game, DEFAULT_SEATS.get(game, 3))
+            self.tables[cmd.chat.id] = await self.port.send_public(cmd.chat, lobby.message(), reply_to=cmd)
         elif cmd.name == "export":
             doc = Document("game.json", b'{"game": "thousand"}')
             msg = Message(text="Your export", document=doc)
@@ -69,19 +102,48 @@ class StandIn:
         self.presses.append(press)
         assert self.port is not None
         room = press.chat.id if press.chat is not None else None
-        if press.payload == "h" and room in self.tables:
+        lobby = self.lobbies.get(room) if room else None
+        if lobby is not None and not lobby.started and press.payload[:1] in "jcns":
+            await self.lobby_press(lobby, press)
+        elif press.payload == "h" and room in self.moves:
             msg = Message(text=f"{press.user.name}'s hand", image=jpeg("maroon"), buttons=((Button("Play", "p"),),))
             try:
                 await self.port.send_private(press.user, msg, via=press)
             except Unreachable:
                 await self.port.invite_private(press.chat, press.user, Message(text="Open your pane"), "hand-1")
             await self.port.answer(press)
-        elif room in self.tables and press.payload == f"m.{self.moves[room]}":
+        elif room in self.moves and press.payload == f"m.{self.moves[room]}":
             self.moves[room] += 1
             self.tables[room] = await self.port.edit_public(self.tables[room], self.table(room))
             await self.port.answer(press, "Moved")
         else:
             await self.port.answer(press, STALE, alert=press.payload.startswith("s."))
+
+    async def lobby_press(self, lobby: Lobby, press: Press) -> None:
+        assert self.port is not None and press.chat is not None
+        kind, *rest = press.payload.split(".")
+        room = press.chat.id
+        if kind in "cn" and (len(rest) != 3 or rest[1] != str(lobby.rev)):
+            await self.port.answer(press, STALE)
+            return
+        if kind == "j" and press.user.name not in lobby.sitting and len(lobby.sitting) < lobby.seats:
+            lobby.sitting.append(press.user.name)
+        elif kind == "c" and len(lobby.sitting) < lobby.seats:
+            lobby.sitting.append(f"computer ({rest[2]})")
+        elif kind == "n" and len(lobby.sitting) <= int(rest[2]):
+            lobby.seats = int(rest[2])
+        elif kind == "s" and len(lobby.sitting) == lobby.seats:
+            lobby.started = True
+            self.moves[room] = 0
+            self.tables[room] = await self.port.send_public(press.chat, self.table(room))
+            await self.port.answer(press)
+            return
+        else:
+            await self.port.answer(press, "Not now.")
+            return
+        lobby.rev += 1
+        self.tables[room] = await self.port.edit_public(self.tables[room], lobby.message())
+        await self.port.answer(press)
 
     async def private_start(self, start: PrivateStart) -> None:
         self.starts.append(start)

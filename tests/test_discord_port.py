@@ -74,7 +74,7 @@ async def test_join_edits_the_table_in_place_and_hands_are_ephemeral(fake: FakeD
         # 11 cards, 30 bids and Pass cannot be buttons (25 at most): the big rows became select menus
         assert len(hand.components) <= 5
         assert [len(s["options"]) for s in hand.selects()] == [11, 25, 5]
-        assert [b["label"] for b in hand.buttons()] == ["Pass"]
+        assert [b["label"] for b in hand.buttons()] == ["Pass", "Sort"]
         rec = await fake.choose(ALICE, hand, "KS")
         await run.settle(rec)
         assert rec.callback_type == 6  # a silent acknowledgement: the hand is edited, nothing new appears
@@ -83,6 +83,13 @@ async def test_join_edits_the_table_in_place_and_hands_are_ephemeral(fake: FakeD
         # ten cards fit as two rows of buttons again, next to the two bid menus and Pass
         assert [b["label"] for b in hand.buttons()][:3] == ["AS", "QS", "AH"] and len(hand.selects()) == 2
         assert table.content == "Table v4: alice, bob"
+        # a keyboard step sent "privately through the press" replaces the pressed hand, no second message
+        await run.settle(await fake.click(ALICE, hand, "Sort"))
+        assert [m.id for m in fake.ephemeral_for(ALICE)] == [hand.id]
+        assert hand.content == "Your hand: AC AD AH AS KC KD KH QD QH QS"
+        await app.refresh_hands()  # and later edits reach it through that press's token
+        await run.settle()
+        assert hand.edits == 3
         assert all(r.acked_after is not None and r.acked_after < 3 for r in fake.interactions.values())
 
 

@@ -96,6 +96,23 @@ async def next_message(tab: Tab, box: str = "group") -> tuple[dict[str, Any], li
             return found[-1], seen
 
 
+async def open_table(app: StandIn, tab: Tab, game: str = "thousand") -> dict[str, Any]:
+    """``/new`` typed in the tab, then the lobby's buttons pressed: join, computers, start; the table entry."""
+    await tab.command(f"/new {game}")
+    lobby_entry, _ = await next_message(tab)
+    lobby = app.lobbies["kitchen"]
+    await tab.press(lobby_entry["id"], "j.1")
+    await tab.expect("answer")
+    while len(lobby.sitting) < lobby.seats:
+        await tab.press(lobby_entry["id"], f"c.1.{lobby.rev}.normal")
+        await tab.expect("answer")
+    await tab.press(lobby_entry["id"], "s.1")
+    table, _ = await next_message(tab)
+    while not table["text"].startswith("Table"):
+        table, _ = await next_message(tab)
+    return table
+
+
 async def test_page_files_and_start_panel_data(playground):
     _, _, url, session, _ = playground
     async with session.get(url) as r:
@@ -111,8 +128,6 @@ async def test_page_files_and_start_panel_data(playground):
     by_name = {g["name"]: g for g in data["games"]}
     assert set(by_name) == {"thousand", "deberts", "kozel"}
     assert (by_name["deberts"]["min_players"], by_name["deberts"]["max_players"]) == (2, 3)
-    thousand3 = {o["name"]: o for o in by_name["thousand"]["options"]["3"]}
-    assert thousand3["golden_round"]["choices"] == [False, True] and len(thousand3) == 12
     assert data["levels"] == ["easy", "normal", "strong"]
 
 
@@ -121,9 +136,13 @@ async def test_command_reaches_the_application_and_the_table_reaches_every_tab(p
     anna = await open_tab("Anna")
     boris = await open_tab("Boris")
     await anna.command("/new@tablebot   thousand ")
-    table, seen = await next_message(boris)
+    lobby, seen = await next_message(boris)
     said = seen[0]
     assert (said["kind"], said["user"], said["text"]) == ("said", "Anna", "/new@tablebot thousand")
+    assert lobby["text"].startswith("thousand: a table for 3")
+    table = await open_table(app, anna)
+    while (await next_message(boris))[0]["text"] != table["text"]:
+        pass
     cmd = app.commands[0]
     assert (cmd.name, cmd.args, cmd.chat.platform, cmd.chat.id, cmd.user.name) == (
         "new",
@@ -150,14 +169,13 @@ async def test_hand_goes_to_its_owner_only_in_each_of_his_tabs(playground):
     anna = await open_tab("Anna")
     anna_again = await open_tab("ANNA")  # same player, another tab
     boris = await open_tab("Boris")
-    await anna.command("/new kozel")
-    table, _ = await next_message(anna)
+    table = await open_table(app, anna, "kozel")
     req = await anna.press(table["id"], "h")
     hand, _ = await next_message(anna_again, "private")
     assert hand["text"] == "Anna's hand" and hand["image"]
     answer = await anna.expect("answer", req=req)
     assert answer["text"] is None
-    press = app.presses[0]
+    press = app.presses[-1]
     assert press.message == MessageRef("playground", "kitchen", table["id"])
     assert press.chat.id == "kitchen" and press.user.id == "anna"
     assert not [f for f in await boris.quiet() if f.get("box") == "private"]
@@ -166,8 +184,7 @@ async def test_hand_goes_to_its_owner_only_in_each_of_his_tabs(playground):
 async def test_edits_replace_the_same_message_and_coalesce(playground):
     app, port, _, _, open_tab = playground
     anna = await open_tab("Anna")
-    await anna.command("/new thousand")
-    table, _ = await next_message(anna)
+    table = await open_table(app, anna)
     ref = app.tables["kitchen"]
     for i in range(30):
         ref = await port.edit_public(ref, Message(text=f"edit {i}"))
@@ -181,8 +198,7 @@ async def test_edits_replace_the_same_message_and_coalesce(playground):
 async def test_stale_and_forged_presses_get_a_notice_and_change_nothing(playground):
     app, port, _, _, open_tab = playground
     anna = await open_tab("Anna")
-    await anna.command("/new thousand")
-    table, _ = await next_message(anna)
+    table = await open_table(app, anna)
     mid = table["id"]
     req = await anna.press(mid, "m.0")
     assert (await anna.expect("answer", req=req))["text"] == "Moved"
@@ -263,3 +279,24 @@ async def test_references_from_before_a_restart_show_the_message_again(playgroun
         user, MessageRef("playground", "anna", "abcdef-13", extra="private"), Message(text="hand again")
     )
     assert (await anna.expect("upsert", box="private"))["entries"][-1]["id"] == mine.message_id
+
+
+async def test_serve_attaches_its_port_listens_on_loopback_and_stops_when_cancelled(tmp_path):
+    from bot.config import Settings
+    from bot.playground import serve
+
+    app = StandIn()
+    settings = Settings(data_dir=tmp_path, playground_port=0)
+    started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(serve(app, settings, started=started))
+    url = await asyncio.wait_for(started, 10)
+    assert url.startswith("http://127.0.0.1:") and isinstance(app.port, PlaygroundPort)
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(url + "ws")
+        await ws.send_str(json.dumps({"type": "hello", "room": "kitchen", "name": "Anna", "lang": "en"}))
+        assert json.loads((await ws.receive()).data)["type"] == "snapshot"
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        assert (await ws.receive()).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.get(url)

@@ -8,7 +8,9 @@
 * Private messages are ephemeral messages: they need the user's own interaction (a slash command, a press,
   the invitation's button) and can be edited only with an interaction token, which lives 15 minutes. The
   reference keeps the token it was sent with (``extra``); a later press on the message itself gives a
-  fresher one, remembered in memory. When no live token is left, ``Unreachable`` is raised and the user
+  fresher one, remembered in memory. ``send_private`` through a press made on the user's own ephemeral
+  message shows the new content in place of that message (one message per hand, not a new one per move).
+  When no live token is left, ``Unreachable`` is raised and the user
   gets his view again with his next press ("Show my hand").
 * ``answer`` sends the press's notice as an ephemeral message (Discord has no toasts); a press without a
   notice needs nothing more, it was acknowledged when it arrived.
@@ -150,6 +152,17 @@ class DiscordPort:
         handle = _handle(via)
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
             raise Unreachable(f"no live interaction of user {user.id} to answer through")
+        pressed = via.message if isinstance(via, Press) else None
+        if pressed is not None and pressed.extra == "e" and not handle.used:
+            # a press on the user's own ephemeral message: show the new content in place of it
+            handle.used = True
+            try:
+                await handle.interaction.edit_original_response(**self._edit_kwargs(msg, self._view(msg)))
+            except discord.HTTPException as exc:
+                raise Unreachable(str(exc)) from exc
+            self._presses[pressed.message_id] = handle
+            extra = f"{handle.received:.3f}|{handle.interaction.token}|original"
+            return MessageRef(PLATFORM, pressed.chat_id, pressed.message_id, extra=extra)
         content, embed = text_parts(msg)
         kwargs: dict[str, Any] = {"files": files(msg), "ephemeral": True, "wait": True}
         if embed is not None:
@@ -178,10 +191,14 @@ class DiscordPort:
                 if exc.code != INVALID_WEBHOOK_TOKEN:
                     raise Unreachable(str(exc)) from exc
         received_text, _, token = ref.extra.partition("|")
+        token, _, original = token.partition("|")
         try:
             received = float(received_text)
         except ValueError:
             raise Unreachable("the message was not sent through an interaction") from None
+        if original:
+            # shown in place of a pressed message: only that press's live interaction could edit it
+            raise Unreachable("the press that showed this message is no longer known")
         if not token or not self._alive(received):
             raise Unreachable("the interaction token of this message has expired")
         application_id = self.client.application_id

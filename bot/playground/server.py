@@ -84,20 +84,12 @@ def _games() -> list[dict[str, Any]]:
     out = []
     for name in games.available():
         rules = games.get(name)
-        seats = range(rules.min_players, rules.max_players + 1)
-        out.append(
-            {
-                "name": name,
-                "min_players": rules.min_players,
-                "max_players": rules.max_players,
-                "options": {str(n): rules.options_type.describe(n) for n in seats},
-            }
-        )
+        out.append({"name": name, "min_players": rules.min_players, "max_players": rules.max_players})
     return out
 
 
 async def games_info(request: web.Request) -> web.Response:
-    """What the start panel offers: games, seat counts, every convention with its choices, levels."""
+    """What the start panel offers: games, their seat counts, computer levels, languages."""
     levels = [level for level in LEVELS if level != "random"]
     return web.json_response({"games": _games(), "levels": levels, "languages": list(protocol.LANGUAGES)})
 

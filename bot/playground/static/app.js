@@ -15,7 +15,10 @@ const UI = {
     private: "Only you", send: "Send", type_command: "Type a command, e.g. /help",
     online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
     open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
-    yes: "yes", no: "no", levels: { easy: "easy", normal: "normal", strong: "strong" },
+    step_join: "join", step_seats: "{n} seats", step_start: "start",
+    finish_by_hand: "Finish setting up the table with its own buttons.",
+    conventions_hint: "Every convention of the game is set on the table itself: its ⚙ button.",
+    levels: { easy: "easy", normal: "normal", strong: "strong" },
     games: { thousand: "Thousand (1000)", deberts: "Deberts", kozel: "Kozel" },
     errors: {
       bad_request: "The page sent something the playground does not understand; nothing was changed.",
@@ -35,7 +38,10 @@ const UI = {
     private: "Только вам", send: "Отправить", type_command: "Введите команду, например /help",
     online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
     open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
-    yes: "да", no: "нет", levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
+    step_join: "сесть", step_seats: "мест: {n}", step_start: "начать",
+    finish_by_hand: "Закончите настройку стола его кнопками.",
+    conventions_hint: "Все правила игры задаются на самом столе: кнопка ⚙.",
+    levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
     games: { thousand: "Тысяча (1000)", deberts: "Деберц", kozel: "Козёл" },
     errors: {
       bad_request: "Страница отправила то, чего песочница не понимает; ничего не изменилось.",
@@ -55,7 +61,10 @@ const UI = {
     private: "Лише вам", send: "Надіслати", type_command: "Введіть команду, наприклад /help",
     online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
     open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
-    yes: "так", no: "ні", levels: { easy: "легкий", normal: "середній", strong: "сильний" },
+    step_join: "сісти", step_seats: "місць: {n}", step_start: "почати",
+    finish_by_hand: "Завершіть налаштування столу його кнопками.",
+    conventions_hint: "Усі правила гри задаються на самому столі: кнопка ⚙.",
+    levels: { easy: "легкий", normal: "середній", strong: "сильний" },
     games: { thousand: "Тисяча (1000)", deberts: "Деберц", kozel: "Козел" },
     errors: {
       bad_request: "Сторінка надіслала те, чого пісочниця не розуміє; нічого не змінилося.",
@@ -72,7 +81,7 @@ const UI = {
 const $ = (sel, root = document) => root.querySelector(sel);
 const state = {
   ws: null, me: null, room: null, lang: "en", req: 0, pending: new Map(), retry: 500,
-  boxes: { group: new Map(), private: new Map() }, games: [], levels: [],
+  boxes: { group: new Map(), private: new Map() }, games: [], levels: [], waiters: new Map(),
 };
 
 function t(key, params = {}) {
@@ -185,6 +194,9 @@ function receive(frame) {
 }
 
 function settle(req) {
+  const waiter = state.waiters.get(req);
+  if (waiter) waiter();
+  state.waiters.delete(req);
   const el = state.pending.get(req);
   if (el) el.classList.remove("pending");
   state.pending.delete(req);
@@ -412,7 +424,6 @@ function renderPanel() {
   for (let n = game.min_players; n <= game.max_players; n += 1) counts.push(n);
   seatsSel.replaceChildren(...counts.map((n) => new Option(String(n), String(n), false, n === seats)));
   renderSeats(seats);
-  renderOptions(game, seats);
   $("#table-lang").value = $("#table-lang").dataset.chosen || state.lang;
   previewStart();
 }
@@ -445,54 +456,114 @@ function renderSeats(seats) {
   list.replaceChildren(...rows);
 }
 
-function renderOptions(game, seats) {
-  const box = $("#options");
-  const was = Object.fromEntries([...box.querySelectorAll("select")].map((s) => [s.name, s.value]));
-  box.replaceChildren(...game.options[String(seats)].map((opt) => {
-    const row = document.createElement("label");
-    row.className = "option";
-    row.title = opt.doc;
-    const name = document.createElement("span");
-    name.textContent = opt.name.replaceAll("_", " ");
-    const sel = document.createElement("select");
-    sel.name = opt.name;
-    for (const c of opt.choices) {
-      const label = typeof c === "boolean" ? t(c ? "yes" : "no") : String(c);
-      sel.append(new Option(label, JSON.stringify(c), false, c === opt.default));
-    }
-    if (was[opt.name] !== undefined && [...sel.options].some((o) => o.value === was[opt.name])) sel.value = was[opt.name];
-    sel.dataset.default = JSON.stringify(opt.default);
-    sel.addEventListener("change", previewStart);
-    row.append(name, sel);
-    return row;
-  }));
-}
+// The start panel does what a chat user does: it types /lang and /new, then presses the lobby's own buttons
+// (found by the kind of their payload, bot/payloads.py: j join, n seats, c add a computer, s start).
+const LOBBY = {
+  start: /^s\.(\d+)$/,
+  join: (table) => new RegExp(`^j\\.${table}$`),
+  seats: (table) => new RegExp(`^n\\.${table}\\.\\d+\\.(\\d+)$`),
+  computer: (table, level) => new RegExp(`^c\\.${table}\\.\\d+\\.${level}$`),
+};
 
-// The commands the panel sends: exactly what a chat user would type.
-function startCommands() {
+function startPlan() {
   const game = currentGame();
   const seats = Number($("#seats").value);
   const others = [...$("#seat-list").querySelectorAll("select")].map((s) => s.value);
-  const args = [game.name, `players=${seats}`];
   const computers = others.filter((v) => v !== "person");
-  if (computers.length) args.push(`computers=${computers.join(",")}`);
-  for (const sel of $("#options").querySelectorAll("select")) {
-    if (sel.value !== sel.dataset.default) args.push(`${sel.name}=${JSON.parse(sel.value)}`);
-  }
-  return [`/lang ${$("#table-lang").value}`, `/new ${args.join(" ")}`];
+  return {
+    game, seats, computers,
+    lines: [`/lang ${$("#table-lang").value}`, `/new ${game.name}`],
+    full: computers.length === seats - 1,
+  };
 }
 
 function previewStart() {
   if (!state.games.length) return;
-  $("#start-preview").textContent = startCommands().join("  ·  ");
+  const plan = startPlan();
+  const steps = [t("step_join"), t("step_seats", { n: plan.seats })];
+  for (const level of plan.computers) steps.push(`+ ${t(`levels.${level}`)}`);
+  if (plan.full) steps.push(t("step_start"));
+  $("#start-preview").textContent = `${plan.lines.join("  ·  ")}  →  ${steps.join(", ")}`;
+}
+
+function lobbyButtons(table) {
+  // the newest group message that carries this table's start button, and its buttons
+  const entries = [...state.boxes.group.values()].reverse();
+  for (const entry of entries) {
+    const buttons = (entry.buttons || []).flat();
+    if (buttons.some((b) => b.payload === `s.${table}`)) return { entry, buttons };
+  }
+  return null;
+}
+
+function waitFor(test, timeout = 8000) {
+  return new Promise((resolve, reject) => {
+    const begun = Date.now();
+    const tick = () => {
+      const got = test();
+      if (got) resolve(got);
+      else if (Date.now() - begun > timeout) reject(new Error("timeout"));
+      else setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+async function pressLobby(table, pattern) {
+  const lobby = await waitFor(() => lobbyButtons(table));
+  const button = lobby.buttons.find((b) => pattern.test(b.payload));
+  if (!button) return false;
+  const req = nextReq();
+  const version = lobby.entry.version;
+  const answered = new Promise((resolve) => state.waiters.set(req, resolve));
+  send({ type: "press", req, message: lobby.entry.id, payload: button.payload });
+  await answered;
+  // the lobby shows the change (or a newer lobby message replaced it)
+  await waitFor(() => {
+    const now = lobbyButtons(table);
+    return now && (now.entry.id !== lobby.entry.id || now.entry.version > version);
+  }, 3000).catch(() => null);
+  return true;
+}
+
+async function openTable() {
+  const plan = startPlan();
+  const before = new Set(state.boxes.group.keys());
+  for (const line of plan.lines) sendCommand(line);
+  try {
+    const found = await waitFor(() => {
+      for (const [id, entry] of state.boxes.group) {
+        if (before.has(id)) continue;
+        for (const b of (entry.buttons || []).flat()) {
+          const m = LOBBY.start.exec(b.payload);
+          if (m) return m[1];
+        }
+      }
+      return null;
+    });
+    const table = found;
+    const mine = new RegExp(`^\\d+\\. .*${state.me.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m");
+    if (!mine.test(lobbyButtons(table).entry.text)) await pressLobby(table, LOBBY.join(table));
+    for (let i = 0; i < 4; i += 1) {
+      const lobby = await waitFor(() => lobbyButtons(table));
+      const seatsButton = lobby.buttons.find((b) => LOBBY.seats(table).test(b.payload));
+      if (!seatsButton) break;
+      const next = Number(LOBBY.seats(table).exec(seatsButton.payload)[1]);
+      const current = next === plan.game.min_players ? plan.game.max_players : next - 1;
+      if (current === plan.seats) break;
+      await pressLobby(table, LOBBY.seats(table));
+    }
+    for (const level of plan.computers) await pressLobby(table, LOBBY.computer(table, level));
+    if (plan.full) await pressLobby(table, new RegExp(`^s\\.${table}$`));
+  } catch (err) {
+    toast(t("finish_by_hand"));
+  }
 }
 
 function initPanel() {
   $("#game").addEventListener("change", renderPanel);
   $("#seats").addEventListener("change", () => {
-    const game = currentGame();
     renderSeats(Number($("#seats").value));
-    renderOptions(game, Number($("#seats").value));
     previewStart();
   });
   $("#table-lang").addEventListener("change", () => {
@@ -501,7 +572,7 @@ function initPanel() {
   });
   $("#start").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    for (const line of startCommands()) sendCommand(line);
+    openTable();
   });
 }
 
