@@ -334,9 +334,7 @@ class Application(Lobby, Play, Info):
         else:
             await port.send_public(cmd.chat, msg, reply_to=cmd)
 
-    async def send_private(
-        self, user: User, msg: Message, via: Press | Command | PrivateStart | None = None
-    ) -> Any:
+    async def send_private(self, user: User, msg: Message, via: Press | Command | PrivateStart | None = None) -> Any:
         return await self.port_for(user.platform).send_private(user, msg, via=via)
 
     async def edit_or_send_private(self, user: User, ref: Any, msg: Message, via: Any = None) -> Any:

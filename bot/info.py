@@ -42,7 +42,9 @@ class Info:
             text = texts.rules_text(rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang)
         else:
             game = game or "thousand"
-            defaults = self.table_options(game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {})
+            defaults = self.table_options(
+                game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
+            )
             text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
         await self.reply(cmd, Message(text))
 
@@ -97,7 +99,15 @@ class Info:
             lines.append(f"{texts.game_name(game, lang)}:")
             for i, r in enumerate(rows, 1):
                 rating = f"{r.rating:.1f}" if r.rating is not None else "—"
-                line = t(lang, "{i}. {name}: rating {rating}, {wins} wins in {games} games", i=i, name=r.name, rating=rating, wins=r.wins, games=r.games)
+                line = t(
+                    lang,
+                    "{i}. {name}: rating {rating}, {wins} wins in {games} games",
+                    i=i,
+                    name=r.name,
+                    rating=rating,
+                    wins=r.wins,
+                    games=r.games,
+                )
                 if game == "kozel":
                     line += " · " + t(lang, "{n} rating points", n=r.points)
                 lines.append(line)
@@ -144,13 +154,16 @@ class Info:
             raise _notice(t(lang, "No finished games here yet."))
         lines = []
         for g in games_:
-            people = ", ".join(
-                f"{p.name if not p.computer else t(lang, 'Computer {n}', n=p.seat + 1)} {p.total if p.total is not None else ''}".strip()
-                for p in g.players
-            )
+            people = ", ".join(self.history_name(p, lang) for p in g.players)
             status = "" if g.status == FINISHED else " · " + t(lang, "stopped")
             lines.append(f"#{g.table_id} {texts.game_name(g.game, lang)} · {when(lang, g.ended_at)}{status}: {people}")
         await self.reply(cmd, Message("\n".join(lines)))
+
+    @staticmethod
+    def history_name(p: object, lang: str) -> str:
+        name = t(lang, "Computer {n}", n=p.seat + 1) if p.computer else p.name  # type: ignore[attr-defined]
+        total = p.total  # type: ignore[attr-defined]
+        return name if total is None else f"{name} {total}"
 
     async def cmd_export(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -177,5 +190,10 @@ class Info:
                 note = "\n" + t(lang, "The round in play is left out until it ends, so nobody sees hidden cards.")
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
         name = f"{rec.game}-{rec.id}.json"
-        text = t(lang, "The record of {game} #{id}: replay it with python -m core.replay.", game=texts.game_name(rec.game, lang), id=rec.id)
+        text = t(
+            lang,
+            "The record of {game} #{id}: replay it with python -m core.replay.",
+            game=texts.game_name(rec.game, lang),
+            id=rec.id,
+        )
         await self.reply(cmd, Message(text + note, document=Document(name, data)))

@@ -137,9 +137,14 @@ def action_rows(
                     buttons.append(Button(tile_label(tile) + " ⇆", _step(table_id, version, f"tile~l={tile}")))
             rows += _chunks(buttons)
     if "take_talon" in by_type:
-        rows.append([Button(action_label(game, a, lang, names), _act(table_id, version, a)) for a in by_type["take_talon"]])
+        rows.append(
+            [Button(action_label(game, a, lang, names), _act(table_id, version, a)) for a in by_type["take_talon"]]
+        )
     if "name_suit" in by_type or "play_trump" in by_type:
-        line = [Button(action_label(game, a, lang, names), _act(table_id, version, a)) for a in by_type.get("play_trump", [])]
+        line = [
+            Button(action_label(game, a, lang, names), _act(table_id, version, a))
+            for a in by_type.get("play_trump", [])
+        ]
         line += [
             Button(t(lang, "Name {suit}", suit=pretty_suit(a.suit or "")), _act(table_id, version, a))
             for a in by_type.get("name_suit", [])

@@ -37,12 +37,7 @@ class Lobby:
         words = cmd.args.split()
         game = texts.parse_game(cmd.args)
         if game is None:
-            rows = [
-                tuple(
-                    Button(texts.game_name(g, lang), f"N.{g}")
-                    for g in ("thousand", "deberts", "kozel")
-                )
-            ]
+            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in ("thousand", "deberts", "kozel"))]
             text = t(lang, "Which game? Choose one, or type /new thousand, /new deberts or /new kozel.")
             await self.reply(cmd, Message(text, buttons=tuple(rows)))
             return
@@ -124,16 +119,25 @@ class Lobby:
         if rec is not None and rec.status == LOBBY:
             await self.refresh_lobby(rec, lang, page="set")
             text = texts.rules_text(rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang)
-            await self.reply(cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table.")))
+            await self.reply(
+                cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table."))
+            )
             return
         if rec is not None:
             text = texts.rules_text(rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang)
-            await self.reply(cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends.")))
+            await self.reply(
+                cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
+            )
             return
         game = texts.parse_game(cmd.args) or "thousand"
         defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
         text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
-        await self.reply(cmd, Message(text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")))
+        await self.reply(
+            cmd,
+            Message(
+                text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")
+            ),
+        )
 
     # ---- presses -----------------------------------------------------------------------------------------
     async def press_j(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -357,7 +361,11 @@ class Lobby:
         if rec.status == PLAYING:
             await self.send_hand(rec, self.seat_of(rec, user.id) or 0, via=start)
             return
-        text = t(plang, "{where}: you have a seat. Your cards and choices will come here.", where=self.where(rec, chat, plang))
+        text = t(
+            plang,
+            "{where}: you have a seat. Your cards and choices will come here.",
+            where=self.where(rec, chat, plang),
+        )
         await self.send_private(start.user, Message(text), via=start)
 
     async def leave(self: Application, rec: TableRec, user: UserRec, lang: str) -> str:
@@ -375,7 +383,9 @@ class Lobby:
             )
             await self.refresh_table(rec)
             self.kick(rec.id)
-            return t(lang, "You have left the table; the computer plays your seat. Press “Take my seat back” to return.")
+            return t(
+                lang, "You have left the table; the computer plays your seat. Press “Take my seat back” to return."
+            )
         for _ in range(RETRIES):
             seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats if s.user_id != user.id]
             humans = [s for s in seats if s.user_id is not None]

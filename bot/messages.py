@@ -94,7 +94,14 @@ def lobby_message(
         rows: list[list[Button]] = []
         for i, row in enumerate(texts.option_rows(game, players)):
             value = options.get(row["name"], row["default"])
-            rows.append([Button(texts.option_line(row["name"], value, lang), payloads.make("o", table=table_id, rev=rev, number=i))])
+            rows.append(
+                [
+                    Button(
+                        texts.option_line(row["name"], value, lang),
+                        payloads.make("o", table=table_id, rev=rev, number=i),
+                    )
+                ]
+            )
         timer_index = len(texts.option_rows(game, players))
         rows.append(
             [
@@ -123,7 +130,9 @@ def lobby_message(
         third.append(Button("−🤖", payloads.make("r", table=table_id, rev=rev, number=last)))
     if max_players > min_players:
         nxt = players + 1 if players < max_players else min_players
-        third.append(Button(t(lang, "Seats: {n}", n=players) + " ⟳", payloads.make("n", table=table_id, rev=rev, number=nxt)))
+        third.append(
+            Button(t(lang, "Seats: {n}", n=players) + " ⟳", payloads.make("n", table=table_id, rev=rev, number=nxt))
+        )
     third.append(Button("⚙ " + t(lang, "Settings"), payloads.make("m", table=table_id, rev=rev, code="set")))
     rows.append(third)
     rows.append([Button("▶ " + t(lang, "Start"), payloads.make("s", table=table_id), style="primary")])

@@ -10,6 +10,7 @@ changed. Pictures are drawn and computer players think in a thread pool, off the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -139,10 +140,8 @@ class Play:
             live = await self.live(rec)
             deadline, kind = self.deadline_for(rec, live.state)
             if deadline is not None:
-                try:
+                with contextlib.suppress(Conflict):
                     await self.storage.set_deadline(rec.id, rec.version, deadline, kind)
-                except Conflict:
-                    pass
         chat_rec = await self.chat_by_id(rec.chat_id)
         await self.refresh_table(rec)
         await self.announce(rec, chat_rec, t(self.chat_lang(chat_rec), "{name} is back at the table.", name=user.name))
@@ -237,7 +236,9 @@ class Play:
     def infos(self: Application, rec: TableRec, lang: str) -> list[SeatInfo]:
         return [i or SeatInfo(n, "?") for n, i in enumerate(self.seat_infos(rec, lang))]
 
-    async def table_msg(self: Application, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None) -> Message:
+    async def table_msg(
+        self: Application, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None
+    ) -> Message:
         chat = await self.chat_by_id(rec.chat_id)
         title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
         view = live.state.view(None)
@@ -329,7 +330,13 @@ class Play:
                 continue
             before = r.rating_before or 0.0
             delta = r.rating_after - before
-            line = t(lang, "{name}: rating {rating} ({delta})", name=names[r.seat], rating=f"{r.rating_after:.1f}", delta=f"{delta:+.1f}")
+            line = t(
+                lang,
+                "{name}: rating {rating} ({delta})",
+                name=names[r.seat],
+                rating=f"{r.rating_after:.1f}",
+                delta=f"{delta:+.1f}",
+            )
             if r.rating_points is not None:
                 line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
             parts.append(line)
@@ -442,7 +449,7 @@ class Play:
         player = ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat))
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.pool, player.decide, view, history), self.think_cap)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             log.warning("a %s computer at table %s took too long; the normal level moves", level, rec.id)
         quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
         return await loop.run_in_executor(self.pool, quick.decide, view, history)
@@ -493,10 +500,8 @@ class Play:
             if rec.deadline_kind == "remind":
                 lead = self.reminder_lead(self.timer_of(rec))
                 await self.remind(rec, chat, seat_rec.user, lead)
-                try:
+                with contextlib.suppress(Conflict):
                     await self.storage.set_deadline(rec.id, rec.version, now + timedelta(seconds=lead), "timeout")
-                except Conflict:
-                    pass
                 return
             count = seat_rec.timeouts + 1
             takeover = count >= TAKEOVER_AFTER
@@ -506,7 +511,9 @@ class Play:
             notes = [t(lang, "⏰ {name} ran out of time: the computer moved for them.", name=name)]
             updates = {seat: {"timeouts": count, "taken_over": takeover}}
             try:
-                stored = await self.commit(rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes)
+                stored = await self.commit(
+                    rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes
+                )
             except Conflict:
                 return
         if takeover:
@@ -515,7 +522,8 @@ class Play:
                 chat,
                 t(
                     lang,
-                    "{name} missed {n} turns in a row: the computer plays for them until they press “Take my seat back”.",
+                    "{name} missed {n} turns in a row: the computer plays for them "
+                    "until they press “Take my seat back”.",
                     name=name,
                     n=count,
                 ),

@@ -56,7 +56,9 @@ def game_stats(state: GameState, seat: int) -> dict[str, Any]:
             if 880 <= total < 1000 and prev < 880:
                 barrels += 1
             prev = total
-            bolts += sum(1 for note in row.get("notes") or [] if note.get("seat") == seat and "bolt" in note.get("type", ""))
+            bolts += sum(
+                1 for note in row.get("notes") or [] if note.get("seat") == seat and "bolt" in note.get("type", "")
+            )
         return {"barrels": barrels, "bolts": bolts}
     if state.game == "deberts":
         baits = sum(1 for row in sheet if row.get("declarer") == seat and row.get("result") not in (None, "made"))
