@@ -70,6 +70,32 @@ _WORDS: dict[str, str] = {
     "berz": N_("berz"),
     # Translators: Kozel, the one-letter tag of the right end of the chain.
     "end_right": N_("R"),
+    # Translators: the one letter on the dealer's chip in pictures (D for dealer; ru "С" сдаёт, uk "Р" роздає).
+    "dealer_chip": N_("D"),
+    # Translators: Deberts, top-left corner of the table: the round number and the total that wins the game.
+    "round_to": N_("Round {n} · game to {target}"),
+    # Translators: Thousand, the declarer sits on a hundred and plays 100.
+    "plays_100": N_("plays 100"),
+    # Translators: Thousand, the talon was not shown to the other players.
+    "talon_closed": N_("talon closed"),
+    # Translators: the player who led the trick in play (a tag beside his seat).
+    "leads": N_("leads"),
+    # Translators: trick points taken so far in the round, short: "42 pts".
+    "points_short": N_("{n} pts"),
+    # Translators: Kozel, rating points at the end of a rated game (not game points).
+    "rating": N_("Rating"),
+    # Translators: Thousand with four players, the legend of the dealer's chip on the score sheet.
+    "deals": N_("deals"),
+    # Translators: Deberts, who holds the stock (the dealer), followed by a player's name.
+    "stock_at": N_("Stock: {name}"),
+    # Translators: Thousand, legend of the score sheet: a bolt (a round without a trick).
+    "bolt": N_("bolt"),
+    # Translators: Thousand, legend of the score sheet: the barrel mark (a player sitting on the barrel).
+    "barrel": N_("on the barrel"),
+    # Translators: Thousand, legend of the score sheet: falling off the barrel.
+    "fall": N_("fall"),
+    # Translators: Thousand, legend of the score sheet: the dump truck (exactly 555 goes back to 0).
+    "dump_truck": N_("dump truck"),
 }
 
 
@@ -79,15 +105,12 @@ def word(key: str, lang: str | None = "en", **params: object) -> str:
 
 
 def seat_names(names: list[str] | None, players: int, lang: str = "en") -> list[str]:
-    """Drawable names for every seat: cleaned chat names, or "Seat N" where one is missing or unusable."""
-    from renderers.text import clean_name
+    """Drawable names for every seat: short and distinct (``renderers.names``), "Seat N" where unusable."""
+    from renderers.names import short_names
 
-    out = []
-    for i in range(players):
-        fallback = word("seat", lang, n=i + 1)
-        raw = names[i] if names is not None and i < len(names) else None
-        out.append(clean_name(raw, fallback))
-    return out
+    fallbacks = [word("seat", lang, n=i + 1) for i in range(players)]
+    raw = [names[i] if names is not None and i < len(names) else None for i in range(players)]
+    return short_names(raw, fallbacks)
 
 
 def signed(value: int) -> str:

@@ -40,9 +40,9 @@ def test_every_picture_renders(positions, players):
     names = ["Олександр Вишневський-Коваленко", "Bob 🔥", "Ann", "Chen"][:players]
     for state in positions[players].values():
         pub = state.view(None)
-        assert _decode(render_table(pub, names, lang="uk").data).size == (T.WIDTH, T.HEIGHT)
+        assert _decode(render_table(pub, names, lang="uk").data).size == T.size(players)
         own = state.view(state.to_act if state.to_act is not None else 0)
-        assert _decode(render_table(own, names).data).size == (T.WIDTH, T.HEIGHT)
+        assert _decode(render_table(own, names).data).size == T.size(players)
         if own["hand"]:
             assert _decode(render_hand(own).data).width > 0
         assert _decode(render_score_sheet(pub, names).data).height > 0
