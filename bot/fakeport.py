@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.port import (
+    MAX_CAPTION,
+    MAX_PAYLOAD,
+    MAX_TEXT,
+    PAYLOAD_CHARS,
     Button,
     Chat,
     Command,
@@ -89,6 +93,7 @@ class FakePort:
     async def send_private(
         self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
     ) -> MessageRef:
+        self._check_buttons(msg)
         if user.id in self.blocked and not isinstance(via, PrivateStart):
             raise Unreachable(user.id)
         mid = self._id()
@@ -98,6 +103,7 @@ class FakePort:
         return MessageRef(self.platform, chat_id, mid)
 
     async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+        self._check_buttons(msg)
         if user.id in self.blocked:
             raise Unreachable(user.id)
         shown = self.shown.get(ref.message_id)
@@ -123,6 +129,16 @@ class FakePort:
     def _check_public(msg: Message) -> None:
         if msg.image is not None and msg.image_name == "hand.jpg":
             raise BrokenPromise("a hand picture was about to be shown in a group")
+        FakePort._check_buttons(msg)
+
+    @staticmethod
+    def _check_buttons(msg: Message) -> None:
+        """What every platform requires of a message: payloads that fit, texts within the limits."""
+        if len(msg.text) > (MAX_CAPTION if msg.image is not None else MAX_TEXT):
+            raise BrokenPromise(f"a text of {len(msg.text)} characters")
+        for b in msg.all_buttons():
+            if b.url is None and (len(b.payload.encode()) > MAX_PAYLOAD or not set(b.payload) <= PAYLOAD_CHARS):
+                raise BrokenPromise(f"the payload {b.payload!r} does not fit a button")
 
     # ---- what users see ----------------------------------------------------------------------------------
     def public(self, chat_id: str) -> list[Shown]:

@@ -55,7 +55,7 @@ class World:
         return self.port.public(self.chat.id)
 
     def lobby(self) -> Shown:
-        return next(s for s in reversed(self.group()) if any(b.payload.startswith("j.") for b in s.buttons()))
+        return next(s for s in reversed(self.group()) if any(b.payload[:2] in ("j.", "m.") for b in s.buttons()))
 
     def table_message(self) -> Shown:
         return next(s for s in reversed(self.group()) if s.message.image_name == "table.jpg")
@@ -85,14 +85,21 @@ async def reopen(world: World) -> World:
     return world
 
 
+async def press_kind(world: World, user: FakeUser, kind: str, tail: str = "") -> tuple[str | None, bool]:
+    """Press the lobby button of a kind (``j``, ``c``, ``s``...) whatever the chat's language."""
+    shown = world.lobby()
+    button = next(b for b in shown.buttons() if b.payload.startswith(kind + ".") and b.payload.endswith(tail))
+    return await user.press(shown, button, world.chat)
+
+
 async def open_table(world: World, game: str, humans: list[str], computers: list[str], players: int) -> None:
     host = world.user(humans[0])
     await host.say(world.chat, "new", f"{game} {players}")
     for name in humans[1:]:
-        await world.user(name).press_label(world.lobby(), "Join", world.chat)
+        await press_kind(world, world.user(name), "j")
     for level in computers:
-        await host.press_label(world.lobby(), f"🤖 {level}", world.chat)
-    text, alert = await host.press_label(world.lobby(), "Start", world.chat)
+        await press_kind(world, host, "c", "." + level)
+    text, alert = await press_kind(world, host, "s")
     assert text is None, text
 
 
