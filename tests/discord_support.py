@@ -189,7 +189,7 @@ class StandIn:
         assert self.chat is not None
         self.invited.append(user.id)
         await self.port.invite_private(
-            self.chat, user, Message(f"{user.name}, your cards are waiting."), "t1-" + user.id
+            self.chat, user, Message(f"{user.name}, your cards are waiting."), "t1"
         )
 
     async def private_start(self, start: PrivateStart) -> None:
