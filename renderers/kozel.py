@@ -358,7 +358,7 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         lang=lang,
         folded=folded,
         notes=notes,
-        legend=[sheet.legend_item(None, f"\u2605 {word('rating', lang)}")] if rating else None,
+        legend=_legend(rows, bool(rating), lang),
     )
 
 
@@ -372,7 +372,7 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
     if ending == "fish":
         extra.append(shapes.fish(36))
     elif ending == "out":
-        extra.append(sheet.ink(word("out", lang), palette.INK_GREEN, bold=True, size=sheet.SMALL_INK))
+        extra.append(sheet.ink("\u2713", palette.INK_GREEN, bold=True, size=sheet.SMALL_INK))  # see the legend
     if r.get("carry"):
         extra.append(sheet.ink(f"+{r['carry']}", palette.INK_BLUE, bold=True, size=sheet.SMALL_INK))
     cells = []
@@ -395,3 +395,15 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
             marker = (210, 230, 250, 255)
         cells.append(sheet.Cell(parts, marker=marker))
     return sheet.Row(str(r.get("round", "")), cells, extra=extra)
+
+
+def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Image]:
+    """What the sheet's marks mean: ✓ who went out, the fish, the rating line (only the ones shown)."""
+    out = []
+    if any(r.get("ending") == "out" for r in rows):
+        out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
+    if any(r.get("ending") == "fish" for r in rows):
+        out.append(sheet.legend_item(shapes.fish(36), word("fish", lang)))
+    if rated:
+        out.append(sheet.legend_item(None, f"\u2605 {word('rating', lang)}"))
+    return out

@@ -27,6 +27,7 @@ WIDTH = 960  # every table; the height depends on the seat count (no empty felt)
 HEIGHTS = {2: 720, 3: 740, 4: 800}
 PLATE_WIDTHS = {2: 360, 3: 330, 4: 280}
 PLATE_WIDE = {4: 340}  # the top and bottom plates of 4 players
+INFO_WIDTH = {2: 280, 3: 600, 4: 300}  # room for the top-left info panel beside the top plate (if any)
 TRICK_CARDS = {2: 110, 3: 104, 4: 100}
 PLATE_H = 92
 NAME_SIZE = 30
@@ -95,8 +96,8 @@ def layout(players: int, tiles: bool = False) -> tuple[Spot, ...]:
         tricks = {"bottom": (cx + 30, bottom_edge - card_h // 2), "top": (cx - 30, top_edge + card_h // 2)}
         side_y = cy
     elif players == 3:
-        side_y = cy - 150
-        tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy - 20), "right": (cx + 100, cy - 20)}
+        side_y = cy - 130  # under the corners' panels (info, last trick)
+        tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy), "right": (cx + 100, cy)}
     else:
         side_y = cy - 50
         tricks = {"bottom": (cx, cy + 100), "top": (cx, cy - 80), "left": (cx - 120, cy + 10)}
