@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import tempfile
@@ -124,10 +125,8 @@ async def run(plays: int, folder: Path) -> dict:
     stop.set()
     await tick_task
     b_task.cancel()
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await b_task
-    except asyncio.CancelledError:
-        pass
     b_moves = (await app.storage.table(table_b)).version
     await app.close()
     return {
