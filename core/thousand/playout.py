@@ -18,40 +18,65 @@ def estimate(hand: list[str]) -> int:
     return card_points(hand) + marriage_value(hand, False) + 25
 
 
+# the give key of a card as one number, ordered as ``(POINTS[c], STRENGTH[c])``
+_GIVE_KEY = {c: 10 * POINTS[c] + STRENGTH[c] for c in POINTS}
+
+
 def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
+    # Written for speed (every step of every random game and rollout runs it): actions are read as tuples
+    # (``a[1]`` type, ``a[2]`` value, ``a[3]`` card), ``rng.randint(a, b)`` is ``a + rng._randbelow(b - a + 1)``
+    # and ``rng.choice(s)`` is ``s[rng._randbelow(len(s))]`` -- the same draws as the library calls.
     phase = state.phase
     if phase == "play":
-        if actions and actions[0].type == "play" and actions[-1].type == "play":
+        if actions and actions[0][1] == "play" and actions[-1][1] == "play":
             return _choose_card(state, seat, actions, rng)  # the usual case: nothing but cards
-        plays = [a for a in actions if a.type == "play"]
+        plays = [a for a in actions if a[1] == "play"]
         return _choose_card(state, seat, plays, rng) if plays else actions[0]
     hand = state.hands[seat]
     if phase == "bidding":
         # the engine lists [redeal] [pass] then the bids in rising order: the affordable bids are a prefix
         first = 0
-        while first < len(actions) and actions[first].type != "bid":
+        n = len(actions)
+        while first < n and actions[first][1] != "bid":
             first += 1
-        passes = [a for a in actions[:first] if a.type == "pass"]
-        target = estimate(hand) + rng.randint(-15, 10)
-        if first < len(actions) and (not passes or actions[first].value <= target):
-            limit = max(target, actions[first].value)
+        passes = [a for a in actions[:first] if a[1] == "pass"]
+        target = estimate(hand) + rng._randbelow(26) - 15  # rng.randint(-15, 10)
+        if first < n and (not passes or actions[first][2] <= target):
+            limit = max(target, actions[first][2])
             end = first + 1
-            while end < len(actions) and end - first < 4 and actions[end].value <= limit:
+            while end < n and end - first < 4 and actions[end][2] <= limit:
                 end += 1
-            return actions[first] if rng.random() < 0.7 else rng.choice(actions[first:end])
+            if rng.random() < 0.7:
+                return actions[first]
+            return actions[first + rng._randbelow(end - first)]  # rng.choice(actions[first:end])
         return passes[0] if passes else actions[first]
     if phase == "talon":
         takes = [a for a in actions if a.type == "take_talon"]  # a qualifying declarer may also redeal
         return max(takes, key=lambda a: card_points(state.talons[a.index]) + rng.random())
     if phase == "give":
-        gives = [a for a in actions if a.type == "give"]
+        # the cheapest give: min over (card in a marriage, POINTS, STRENGTH, rng.random()) in list order
         keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-        # the cheapest give (min, not sorted()[0]: the same keys in the same order, the same first card)
-        return min(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
+        random_ = rng.random
+        give_key = _GIVE_KEY
+        best_a = None
+        best_k = best_r = 0
+        for a in actions:
+            if a[1] != "give":
+                continue
+            c = a[3]
+            k = give_key[c] + 1000 if c in keep else give_key[c]
+            r = random_()
+            if best_a is None or k < best_k or (k == best_k and r < best_r):
+                best_a, best_k, best_r = a, k, r
+        if best_a is None:
+            raise ValueError("min() arg is an empty sequence")
+        return best_a
     if phase == "contract":
-        lowest = next(a for a in actions if a.type == "contract")  # the bid itself
-        concede = next((a for a in reversed(actions) if a.type == "concede"), None)  # listed last
-        if concede is not None and estimate(hand) - 25 + 15 < lowest.value - 40 and rng.random() < 0.5:
+        lowest = next(a for a in actions if a[1] == "contract")  # the bid itself
+        concede = actions[-1]  # listed last when possible
+        if concede[1] != "concede":
+            concede = next((a for a in reversed(actions) if a[1] == "concede"), None)
+        if concede is not None and estimate(hand) - 25 + 15 < lowest[2] - 40 and rng.random() < 0.5:
             return concede
         return lowest
     plays = [a for a in actions if a.type == "play"]
@@ -59,29 +84,52 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
 
 
 def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
+    # ``max``/``min`` with ``(key, rng.random())`` written out as loops: the same draws in the same order
+    # (one per candidate), the same first best candidate, the same choice
     trick = state.trick
     random_ = rng.random
+    strength = STRENGTH
     if not trick:
         if state.tricks_done > 0:
             hand = state.hands[seat]
             for a in plays:
-                c = a.card
+                c = a[3]
                 if c[0] in "KQ" and ("Q" if c[0] == "K" else "K") + c[1] in hand:
                     return a
         if random_() < 0.6:
-            return max(plays, key=lambda a: (STRENGTH[a.card], random_()))
-        return rng.choice(plays)
+            best_a = plays[0]
+            best_k = (strength[best_a[3]], random_())
+            for a in plays[1:]:
+                k = (strength[a[3]], random_())
+                if k > best_k:
+                    best_a, best_k = a, k
+            return best_a
+        return plays[rng._randbelow(len(plays))]  # rng.choice(plays)
     # follow: win cheaply if possible, else throw the cheapest card
     trump = state.trump
     best = trick[0][1]
     for _s, c in trick[1:]:
         if c[1] == best[1]:
-            if STRENGTH[c] > STRENGTH[best]:
+            if strength[c] > strength[best]:
                 best = c
         elif c[1] == trump:
             best = c
-    best_suit, best_strength = best[1], STRENGTH[best]
-    winning = [a for a in plays if (STRENGTH[a.card] > best_strength if a.card[1] == best_suit else a.card[1] == trump)]
-    if winning:
-        return min(winning, key=lambda a: (STRENGTH[a.card], random_()))
-    return min(plays, key=lambda a: (POINTS[a.card], random_()))
+    best_suit, best_strength = best[1], strength[best]
+    best_a = None
+    best_k = None
+    for a in plays:  # the cheapest winning card
+        c = a[3]
+        if strength[c] > best_strength if c[1] == best_suit else c[1] == trump:
+            k = (strength[c], random_())
+            if best_a is None or k < best_k:
+                best_a, best_k = a, k
+    if best_a is not None:
+        return best_a
+    points = POINTS
+    best_a = plays[0]
+    best_k = (points[best_a[3]], random_())
+    for a in plays[1:]:  # else the cheapest card
+        k = (points[a[3]], random_())
+        if k < best_k:
+            best_a, best_k = a, k
+    return best_a
