@@ -324,28 +324,47 @@ class ThousandEngine(GameState):
 
     def apply_in_place(self, action: Action) -> list[Event]:
         if self.phase == "play" and type(action) is Action and action[1] == "play":
+            # the hot path of every random game: a legal card is played here (``_play`` written out); it accepts
+            # exactly what every check of ``_check`` accepts and falls back to the full path otherwise
             seat, card = action[0], action[3]
-            if seat == self.turn and type(seat) is int and card in self.hands[seat]:
-                trick = self.trick
-                if trick:  # follow suit, else trump when you can (``_playable`` as a test)
-                    led = trick[0][1][1]
-                    suit = card[1]  # type: ignore[index]
-                    if suit != led:
-                        hand = self.hands[seat]
-                        trump = self.trump
-                        for c in hand:
-                            if c[1] == led or (c[1] == trump and suit != trump):
-                                break
+            if seat == self.turn and type(seat) is int:
+                hand = self.hands[seat]
+                if card in hand:
+                    trick = self.trick
+                    if trick:  # follow suit, else trump when you can (``_playable`` as a test)
+                        led = trick[0][1][1]
+                        suit = card[1]  # type: ignore[index]
+                        if suit != led:
+                            trump = self.trump
+                            for c in hand:
+                                if c[1] == led or (c[1] == trump and suit != trump):
+                                    break
+                            else:
+                                led = None
                         else:
-                            trick = None
+                            led = None
+                        legal = led is None
                     else:
-                        trick = None
-                if not trick:  # the hot path: a legal card (accepted exactly when every check of _check passes)
-                    events = self._play(seat, card)  # type: ignore[arg-type]
-                    if self.log:
-                        self.log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
-                    self.round_actions += 1
-                    return events
+                        legal = True
+                    if legal:
+                        events = [Event("card_played", seat, {"card": card})]
+                        if not trick and self.tricks_done > 0 and card[0] in "KQA":  # type: ignore[index]
+                            events += self._declare(seat, card)  # type: ignore[arg-type]
+                        hand.remove(card)
+                        trick.append([seat, card])
+                        self.played.append(card)  # type: ignore[arg-type]
+                        if len(trick) < len(self.active):
+                            nxt = (seat + 1) % self.players
+                            if nxt == self.sitting_out:
+                                nxt = (nxt + 1) % self.players
+                            self.turn = nxt
+                        else:
+                            events += self._close_trick()
+                        log = self.log
+                        if log:
+                            log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
+                        self.round_actions += 1
+                        return events
         self._check(action)
         events = self._perform(action)
         if self.log:
@@ -558,6 +577,11 @@ class ThousandEngine(GameState):
                 nxt = (nxt + 1) % self.players
             self.turn = nxt
             return events
+        return events + self._close_trick()
+
+    def _close_trick(self) -> list[Event]:
+        """The trick is complete: its winner takes it (and leads next); the last trick ends the round."""
+        trick = self.trick
         winner = trick_winner(trick, self.trump)
         cards = [c for _s, c in trick]
         pts = 0
@@ -570,8 +594,8 @@ class ThousandEngine(GameState):
         self.trick = []
         self.turn = winner
         self.leader = winner
-        events.append(Event("trick_won", winner, {"points": pts, "cards": cards, "trick": self.tricks_done}))
-        if self.tricks_done == self.tricks_per_round:
+        events = [Event("trick_won", winner, {"points": pts, "cards": cards, "trick": self.tricks_done})]
+        if self.tricks_done == (11 if self.players == 2 else 8):  # tricks_per_round
             events += self._end_round(conceded=False)
         return events
 
