@@ -20,7 +20,16 @@ def hand_size(players: int) -> int:
 def random_deal(players: int, dealer: int, rng: random.Random) -> dict[str, Any]:
     """Shuffle and deal: hands per seat (the 4p dealer gets none) and the talon(s)."""
     deck = list(DECK)
-    rng.shuffle(deck)
+    if type(rng) is random.Random:  # rng.shuffle(deck) written out: the same draws, the same order
+        getrandbits = rng.getrandbits
+        for i in range(len(deck) - 1, 0, -1):
+            k = (i + 1).bit_length()
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
+    else:
+        rng.shuffle(deck)
     size = hand_size(players)
     hands: list[list[str]] = []
     pos = 0

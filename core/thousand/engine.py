@@ -287,8 +287,11 @@ class ThousandEngine(GameState):
         return [Action(seat, "contract", value=self.bid)] + _CONTRACT_STEP[seat][start // 5 : cap // 5 + 1]
 
     def _receivers_left(self) -> list[int]:
+        d = self.declarer
+        if not self.gives:
+            return [s for s in self.active if s != d]
         done = {g["to"] for g in self.gives}
-        return [s for s in self.active if s != self.declarer and s not in done]
+        return [s for s in self.active if s != d and s not in done]
 
     def _contract_values(self) -> list[int]:
         d = self.declarer
@@ -365,8 +368,10 @@ class ThousandEngine(GameState):
                             log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
                         self.round_actions += 1
                         return events
-        self._check(action)
-        events = self._perform(action)
+        events = self._quick(action) if type(action) is Action and type(action[0]) is int else None
+        if events is None:
+            self._check(action)
+            events = self._perform(action)
         if self.log:
             self.log[-1]["actions"].append(action.to_json())
         self.round_actions += 1
@@ -482,50 +487,95 @@ class ThousandEngine(GameState):
             raise IllegalAction(f"your hand allows at most {values[-1]}", "contract_too_high", value=value,
                                 maximum=values[-1])  # fmt: skip
 
+    def _quick(self, a: Action) -> list[Event] | None:
+        """Perform a bid, pass, give or contract of the seat to act when it passes every check of ``_check``
+        (checked here in the same order, raising the same errors); None sends the action the full way."""
+        seat, typ = a[0], a[1]
+        phase = self.phase
+        if phase == "bidding":
+            if seat != self.turn:
+                return None
+            if typ == "bid":
+                if a[2] is None:
+                    return None
+                self._check_bid(seat, a[2])
+                return self._do_bid(seat, a[2])
+            if typ == "pass" and self._may_pass(seat):
+                return self._do_pass(seat)
+            return None
+        if seat != self.declarer:
+            return None
+        if phase == "give":
+            if typ != "give":
+                return None
+            card, to = a[3], a[4]
+            if card is None or to is None or to == seat or to not in self._receivers_left():
+                return None
+            if card not in self.hands[seat]:
+                return None
+            return self._do_give(seat, card, to)
+        if phase == "contract" and typ == "contract" and a[2] is not None:
+            self._check_contract(a[2])
+            return self._do_contract(seat, a[2])
+        return None
+
     def _perform(self, a: Action) -> list[Event]:
-        seat = a.seat
-        if a.type == "play":
+        seat, typ = a.seat, a.type
+        if typ == "play":
             return self._play(seat, a.card)  # type: ignore[arg-type]
-        if a.type == "redeal":
+        if typ == "redeal":
             return self._redeal(seat)
-        if a.type == "pass":
-            self.bids[seat] = "pass"
-            events = [Event("pass", seat)]
-            self.turn = self._next_bidder(seat)
-            return events + self._check_bidding_end()
-        if a.type == "bid":
+        if typ == "pass":
+            return self._do_pass(seat)
+        if typ == "bid":
             assert a.value is not None
-            self.bid = a.value
-            self.bids[seat] = a.value
-            events = [Event("bid", seat, {"value": a.value})]
-            self.turn = self._next_bidder(seat)
-            return events + self._check_bidding_end()
-        if a.type == "take_talon":
+            return self._do_bid(seat, a.value)
+        if typ == "take_talon":
             assert a.index is not None
             return self._take_talon(a.index)
-        if a.type == "give":
+        if typ == "give":
             assert a.card is not None and a.to is not None
-            self.hands[seat].remove(a.card)
-            self.hands[a.to].append(a.card)
-            self.gives.append({"card": a.card, "from": seat, "to": a.to})
-            events = [Event("card_given", seat, {"to": a.to})]
-            if not self._receivers_left():
-                self.phase = "contract"
-                events.append(Event("contract_asked", seat, {"bid": self.bid}))
-            return events
-        if a.type == "contract":
-            self.contract = a.value
-            self.phase = "play"
-            self.turn = self.declarer
-            self.leader = self.declarer
-            return [Event("contract", seat, {"value": a.value, "bid": self.bid})]
-        if a.type == "concede":
+            return self._do_give(seat, a.card, a.to)
+        if typ == "contract":
+            assert a.value is not None
+            return self._do_contract(seat, a.value)
+        if typ == "concede":
             if self.contract is None:
                 self.contract = self.bid
             return [Event("conceded", seat, {"bid": self.bid, "contract": self.contract})] + self._end_round(
                 conceded=True
             )
         return self._play(seat, a.card)  # type: ignore[arg-type]
+
+    def _do_pass(self, seat: int) -> list[Event]:
+        self.bids[seat] = "pass"
+        events = [Event("pass", seat)]
+        self.turn = self._next_bidder(seat)
+        return events + self._check_bidding_end()
+
+    def _do_bid(self, seat: int, value: int) -> list[Event]:
+        self.bid = value
+        self.bids[seat] = value
+        events = [Event("bid", seat, {"value": value})]
+        self.turn = self._next_bidder(seat)
+        return events + self._check_bidding_end()
+
+    def _do_give(self, seat: int, card: str, to: int) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.hands[to].append(card)
+        self.gives.append({"card": card, "from": seat, "to": to})
+        events = [Event("card_given", seat, {"to": to})]
+        if not self._receivers_left():
+            self.phase = "contract"
+            events.append(Event("contract_asked", seat, {"bid": self.bid}))
+        return events
+
+    def _do_contract(self, seat: int, value: int) -> list[Event]:
+        self.contract = value
+        self.phase = "play"
+        self.turn = self.declarer
+        self.leader = self.declarer
+        return [Event("contract", seat, {"value": value, "bid": self.bid})]
 
     # ---- bidding ------------------------------------------------------------------------------------
     def _check_bidding_end(self) -> list[Event]:
