@@ -47,6 +47,9 @@ _GIVE = [{c: [Action(s, "give", card=c, to=to) for to in range(4)] for c in DECK
 # bids and contracts that are multiples of 5, by value // 5 (so a run of them is one list slice)
 _BID_STEP = [[Action(s, "bid", value=5 * k) for k in range(201)] for s in range(4)]
 _CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s in range(4)]
+# the actions without a card or value, and the talon choices, by seat
+_SIMPLE = {t: [Action(s, t) for s in range(4)] for t in ("pass", "concede", "redeal")}
+_TAKE_TALON = [[Action(s, "take_talon", index=i) for i in range(2)] for s in range(4)]
 _EXPECTED = {
     "bidding": ("bid", "pass"),
     "talon": ("take_talon",),
@@ -54,6 +57,11 @@ _EXPECTED = {
     "contract": ("contract", "concede"),
     "play": ("play", "concede"),
 }
+
+
+def _simple(seat: int, typ: str) -> Action:
+    """``Action(seat, typ)``: the shared one for a seat number."""
+    return _SIMPLE[typ][seat] if type(seat) is int and 0 <= seat < 4 else Action(seat, typ)
 
 
 class ThousandEngine(GameState):
@@ -215,22 +223,31 @@ class ThousandEngine(GameState):
                 return out  # conceding is only possible before the first lead
             out = [actions[c] for c in hand]
             if self.tricks_done == 0 and self._may_concede(seat):
-                out.append(Action(seat, "concede"))
+                out.append(_SIMPLE["concede"][seat])
             return out
+        if self.phase == "bidding" and seat == self.turn and type(seat) is int and not self.options.redeal:
+            # the bidding without redeals (the default table): [pass] and the bids
+            bids = self._bid_actions(seat)
+            if self._may_pass(seat):
+                return [_SIMPLE["pass"][seat], *bids]
+            return bids
         out = []
         if self.phase not in PLAY_PHASES or not isinstance(seat, int):
             return out
         if self._may_redeal(seat):
-            out.append(Action(seat, "redeal"))
+            out.append(_simple(seat, "redeal"))
         if seat != self.to_act:
             return out
         phase = self.phase
         if phase == "bidding":
             if self._may_pass(seat):
-                out.append(Action(seat, "pass"))
+                out.append(_simple(seat, "pass"))
             out += self._bid_actions(seat)
         elif phase == "talon":
-            out += [Action(seat, "take_talon", index=i) for i in range(len(self.talons))]
+            if type(seat) is int and len(self.talons) == 2:
+                out += _TAKE_TALON[seat]
+            else:
+                out += [Action(seat, "take_talon", index=i) for i in range(len(self.talons))]
         elif phase == "give":
             receivers = self._receivers_left()
             if type(seat) is int:
@@ -239,15 +256,15 @@ class ThousandEngine(GameState):
             else:
                 out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
             if self._may_concede(seat):
-                out.append(Action(seat, "concede"))
+                out.append(_simple(seat, "concede"))
         elif phase == "contract":
             out += self._contract_actions(seat)
             if self._may_concede(seat):
-                out.append(Action(seat, "concede"))
+                out.append(_simple(seat, "concede"))
         elif phase == "play":
             out += [Action(seat, "play", card=c) for c in self._playable(seat)]
             if self._may_concede(seat):
-                out.append(Action(seat, "concede"))
+                out.append(_simple(seat, "concede"))
         return out
 
     def _next_bidder(self, seat: int) -> int:
@@ -488,8 +505,8 @@ class ThousandEngine(GameState):
                                 maximum=values[-1])  # fmt: skip
 
     def _quick(self, a: Action) -> list[Event] | None:
-        """Perform a bid, pass, give or contract of the seat to act when it passes every check of ``_check``
-        (checked here in the same order, raising the same errors); None sends the action the full way."""
+        """Perform a bid, pass, talon choice, give or contract of the seat to act when it passes every check
+        of ``_check`` (checked here in the same order, raising the same errors); None: the full way."""
         seat, typ = a[0], a[1]
         phase = self.phase
         if phase == "bidding":
@@ -514,6 +531,10 @@ class ThousandEngine(GameState):
             if card not in self.hands[seat]:
                 return None
             return self._do_give(seat, card, to)
+        if phase == "talon":
+            if typ == "take_talon" and a[5] in range(len(self.talons)):
+                return self._take_talon(a[5])  # type: ignore[arg-type]
+            return None
         if phase == "contract" and typ == "contract" and a[2] is not None:
             self._check_contract(a[2])
             return self._do_contract(seat, a[2])

@@ -51,8 +51,17 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
             return actions[first + rng._randbelow(end - first)]  # rng.choice(actions[first:end])
         return passes[0] if passes else actions[first]
     if phase == "talon":
-        takes = [a for a in actions if a.type == "take_talon"]  # a qualifying declarer may also redeal
-        return max(takes, key=lambda a: card_points(state.talons[a.index]) + rng.random())
+        # max over card points + rng.random() of the talon choices (a qualifying declarer may also redeal)
+        best_a = None
+        best_k = 0.0
+        for a in actions:
+            if a[1] == "take_talon":
+                k = card_points(state.talons[a[5]]) + rng.random()
+                if best_a is None or k > best_k:
+                    best_a, best_k = a, k
+        if best_a is None:
+            raise ValueError("max() arg is an empty sequence")
+        return best_a
     if phase == "give":
         # the cheapest give: min over (card in a marriage, POINTS, STRENGTH, rng.random()) in list order
         keep = {r + s for s in marriages_in(hand) for r in "KQ"}
