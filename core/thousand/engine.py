@@ -16,9 +16,9 @@ from core.base import Action, Event, GameState, IllegalAction, MalformedAction
 from core.rng import stream
 from core.thousand import deal as dealing
 from core.thousand.bidding import bid_values, contract_values, first_bid_above
-from core.thousand.cards import DECK, POINTS, bid_cap, card_points
+from core.thousand.cards import DECK, POINTS, STRENGTH, bid_cap, card_points
 from core.thousand.options import ThousandOptions
-from core.thousand.play import declared_marriage, playable, trick_winner
+from core.thousand.play import declared_marriage, playable
 from core.thousand.scoring import RoundOutcome, Standing, settle
 
 PLAY_PHASES = ("bidding", "talon", "give", "contract", "play")
@@ -221,7 +221,7 @@ class ThousandEngine(GameState):
                     if not out:
                         out = [actions[c] for c in hand]
                 return out  # conceding is only possible before the first lead
-            out = [actions[c] for c in hand]
+            out = list(map(actions.__getitem__, hand))
             if self.tricks_done == 0 and self._may_concede(seat):
                 out.append(_SIMPLE["concede"][seat])
             return out
@@ -653,15 +653,26 @@ class ThousandEngine(GameState):
     def _close_trick(self) -> list[Event]:
         """The trick is complete: its winner takes it (and leads next); the last trick ends the round."""
         trick = self.trick
-        winner = trick_winner(trick, self.trump)
-        cards = [c for _s, c in trick]
-        pts = 0
-        for c in cards:
+        trump = self.trump
+        strength = STRENGTH
+        # ``trick_winner`` written out, in the one pass that also sums the points and lists the cards
+        winner, best = trick[0]
+        pts = POINTS[best]
+        cards = [best]
+        shown = [{"seat": winner, "card": best}]
+        for seat, c in trick[1:]:
             pts += POINTS[c]
+            cards.append(c)
+            shown.append({"seat": seat, "card": c})
+            if c[1] == best[1]:
+                if strength[c] > strength[best]:
+                    winner, best = seat, c
+            elif c[1] == trump:
+                winner, best = seat, c
         self.card_pts[winner] += pts
         self.tricks_taken[winner] += 1
         self.tricks_done += 1
-        self.last_trick = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        self.last_trick = {"cards": shown, "winner": winner}
         self.trick = []
         self.turn = winner
         self.leader = winner

@@ -105,13 +105,15 @@ def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> A
                 c = a[3]
                 if c[0] in "KQ" and ("Q" if c[0] == "K" else "K") + c[1] in hand:
                     return a
-        if random_() < 0.6:
+        if random_() < 0.6:  # the strongest card, (strength, draw) compared as a pair
             best_a = plays[0]
-            best_k = (strength[best_a[3]], random_())
+            best_s = strength[best_a[3]]
+            best_r = random_()
             for a in plays[1:]:
-                k = (strength[a[3]], random_())
-                if k > best_k:
-                    best_a, best_k = a, k
+                k = strength[a[3]]
+                r = random_()
+                if k > best_s or (k == best_s and r > best_r):
+                    best_a, best_s, best_r = a, k, r
             return best_a
         return plays[rng._randbelow(len(plays))]  # rng.choice(plays)
     # follow: win cheaply if possible, else throw the cheapest card
@@ -125,20 +127,24 @@ def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> A
             best = c
     best_suit, best_strength = best[1], strength[best]
     best_a = None
-    best_k = None
+    best_k = 0
+    best_r = 0.0
     for a in plays:  # the cheapest winning card
         c = a[3]
         if strength[c] > best_strength if c[1] == best_suit else c[1] == trump:
-            k = (strength[c], random_())
-            if best_a is None or k < best_k:
-                best_a, best_k = a, k
+            k = strength[c]
+            r = random_()
+            if best_a is None or k < best_k or (k == best_k and r < best_r):
+                best_a, best_k, best_r = a, k, r
     if best_a is not None:
         return best_a
     points = POINTS
     best_a = plays[0]
-    best_k = (points[best_a[3]], random_())
+    best_k = points[best_a[3]]
+    best_r = random_()
     for a in plays[1:]:  # else the cheapest card
-        k = (points[a[3]], random_())
-        if k < best_k:
-            best_a, best_k = a, k
+        k = points[a[3]]
+        r = random_()
+        if k < best_k or (k == best_k and r < best_r):
+            best_a, best_k, best_r = a, k, r
     return best_a
