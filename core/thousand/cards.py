@@ -15,6 +15,7 @@ ACE_MARRIAGE = 200
 ACES = frozenset("A" + s for s in SUITS)
 
 
+PARTNER = {r + s: ("Q" if r == "K" else "K") + s for r in "KQ" for s in SUITS}  # the other half of a marriage
 _PAIRS = tuple(("K" + s, "Q" + s, s, MARRIAGE[s]) for s in SUITS)  # suit order, as SUITS
 
 
@@ -33,8 +34,10 @@ def marriages_in(cards: list[str] | set[str]) -> list[str]:
 def marriage_value(cards: list[str], ace_marriage: bool) -> int:
     """Total value of the marriages among the cards (plus the ace marriage when that option is on)."""
     total = 0
+    # one string of the cards (2 characters each): "KS" is found in it exactly when KS is one of the cards
+    joined = "".join(cards)
     for k, q, _s, value in _PAIRS:
-        if k in cards and q in cards:
+        if k in joined and q in joined:
             total += value
     if ace_marriage and ACES.issubset(cards):
         total += ACE_MARRIAGE

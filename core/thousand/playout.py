@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from core.base import Action
-from core.thousand.cards import POINTS, STRENGTH, card_points, marriage_value, marriages_in
+from core.thousand.cards import PARTNER, POINTS, STRENGTH, card_points, marriage_value, marriages_in
 
 
 def estimate(hand: list[str]) -> int:
@@ -101,9 +101,10 @@ def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> A
     if not trick:
         if state.tricks_done > 0:
             hand = state.hands[seat]
-            for a in plays:
-                c = a[3]
-                if c[0] in "KQ" and ("Q" if c[0] == "K" else "K") + c[1] in hand:
+            partner = PARTNER
+            for a in plays:  # lead a marriage: a K or Q whose partner is held
+                other = partner.get(a[3])
+                if other is not None and other in hand:
                     return a
         if random_() < 0.6:  # the strongest card, (strength, draw) compared as a pair
             best_a = plays[0]
