@@ -10,6 +10,7 @@ is taken automatically, as are floor passes and the barrel player's talon at 121
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, Self
 
 from core.base import Action, Event, GameState, IllegalAction, MalformedAction
@@ -45,6 +46,18 @@ def _next(seat: int, n: int) -> int:
 _PLAY = [{c: Action(s, "play", card=c) for c in DECK} for s in range(4)]
 _GIVE = [{c: [Action(s, "give", card=c, to=to) for to in range(4)] for c in DECK} for s in range(4)]
 # bids and contracts that are multiples of 5, by value // 5 (so a run of them is one list slice)
+_GIVE_TABLES: dict[tuple[int, tuple[int, ...]], dict[str, tuple[Action, ...]]] = {}
+
+
+def _give_table(seat: int, receivers: list[int]) -> dict[str, tuple[Action, ...]]:
+    """card -> (the give of that card to each receiver, in order), for one seat; built once per receiver list."""
+    key = (seat, tuple(receivers))
+    table = _GIVE_TABLES.get(key)
+    if table is None:
+        table = _GIVE_TABLES[key] = {c: tuple(_GIVE[seat][c][r] for r in receivers) for c in DECK}
+    return table
+
+
 _BID_STEP = [[Action(s, "bid", value=5 * k) for k in range(201)] for s in range(4)]
 _CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s in range(4)]
 # the actions without a card or value, and the talon choices, by seat
@@ -251,8 +264,9 @@ class ThousandEngine(GameState):
         elif phase == "give":
             receivers = self._receivers_left()
             if type(seat) is int:
-                gives = _GIVE[seat]
-                out += [gives[c][r] for c in self.hands[seat] for r in receivers]
+                # card by card, one give per receiver: the shared actions of this seat and these receivers
+                table = _give_table(seat, receivers)
+                out += chain.from_iterable(map(table.__getitem__, self.hands[seat]))
             else:
                 out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
             if self._may_concede(seat):

@@ -63,23 +63,22 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
             raise ValueError("max() arg is an empty sequence")
         return best_a
     if phase == "give":
-        # the cheapest give: min over (card in a marriage, POINTS, STRENGTH, rng.random()) in list order
+        # the cheapest give: min over (card in a marriage, POINTS, STRENGTH, rng.random()) in list order; the
+        # integer part decides first, so the draws (one per give, in order) only break its ties
         keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-        random_ = rng.random
         give_key = _GIVE_KEY
-        best_a = None
-        best_k = best_r = 0
-        for a in actions:
-            if a[1] != "give":
-                continue
-            c = a[3]
-            k = give_key[c] + 1000 if c in keep else give_key[c]
-            r = random_()
-            if best_a is None or k < best_k or (k == best_k and r < best_r):
-                best_a, best_k, best_r = a, k, r
-        if best_a is None:
+        gives = [a for a in actions if a[1] == "give"]
+        random_ = rng.random
+        draws = [random_() for _ in gives]
+        if not gives:
             raise ValueError("min() arg is an empty sequence")
-        return best_a
+        keys = [give_key[a[3]] + 1000 if a[3] in keep else give_key[a[3]] for a in gives]
+        low = min(keys)
+        best_i = -1
+        for i, k in enumerate(keys):
+            if k == low and (best_i < 0 or draws[i] < draws[best_i]):
+                best_i = i
+        return gives[best_i]
     if phase == "contract":
         lowest = next(a for a in actions if a[1] == "contract")  # the bid itself
         concede = actions[-1]  # listed last when possible
