@@ -17,7 +17,7 @@ from core.base import Action, Event, GameState, IllegalAction, MalformedAction
 from core.rng import stream
 from core.thousand import deal as dealing
 from core.thousand.bidding import bid_values, contract_values, first_bid_above
-from core.thousand.cards import DECK, POINTS, STRENGTH, bid_cap, card_points
+from core.thousand.cards import DECK, PARTNER, POINTS, STRENGTH, bid_cap, card_points
 from core.thousand.options import ThousandOptions
 from core.thousand.play import declared_marriage, playable
 from core.thousand.scoring import RoundOutcome, Standing, settle
@@ -244,6 +244,12 @@ class ThousandEngine(GameState):
             if self._may_pass(seat):
                 return [_SIMPLE["pass"][seat], *bids]
             return bids
+        if self.phase == "contract" and seat == self.declarer and type(seat) is int:
+            # the contract (no redeal is possible any more): the values, then conceding when allowed
+            out = self._contract_actions(seat)
+            if self._may_concede(seat):
+                out.append(_SIMPLE["concede"][seat])
+            return out
         out = []
         if self.phase not in PLAY_PHASES or not isinstance(seat, int):
             return out
@@ -382,8 +388,12 @@ class ThousandEngine(GameState):
                         legal = True
                     if legal:
                         events = [Event("card_played", seat, {"card": card})]
-                        if not trick and self.tricks_done > 0 and card[0] in "KQA":  # type: ignore[index]
-                            events += self._declare(seat, card)  # type: ignore[arg-type]
+                        if not trick and self.tricks_done > 0:  # a lead may declare (what ``_declare`` checks)
+                            other = PARTNER.get(card)  # type: ignore[arg-type]
+                            if (other is not None and other in hand) or (
+                                card[0] == "A" and self.options.ace_marriage  # type: ignore[index]
+                            ):
+                                events += self._declare(seat, card)  # type: ignore[arg-type]
                         hand.remove(card)
                         trick.append([seat, card])
                         self.played.append(card)  # type: ignore[arg-type]
@@ -758,26 +768,12 @@ class ThousandEngine(GameState):
         self.rounds_scored += 1
         self.next_dealer = _next(self.dealer, n)
         self.turn = None
-        events = [
-            Event(
-                "round_scored",
-                d,
-                {
-                    k: row[k]
-                    for k in (
-                        "round",
-                        "scores",
-                        "totals",
-                        "contract",
-                        "made",
-                        "conceded",
-                        "golden",
-                        "points",
-                        "stand_still",
-                    )
-                },
-            )
-        ]
+        data = {
+            "round": row["round"], "scores": scores, "totals": row["totals"], "contract": self.contract,
+            "made": s.made, "conceded": conceded, "golden": self.golden, "points": points,
+            "stand_still": s.stand_still,
+        }  # fmt: skip
+        events = [Event("round_scored", d, data)]
         events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
                    for nt in s.notes]  # fmt: skip
         if s.winner is not None:
