@@ -8,6 +8,8 @@ from typing import Any
 from core.base import BadDeal
 from core.thousand.cards import DECK, DECK_SET
 
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
 
 def talon_sizes(players: int) -> list[int]:
     return [2, 2] if players == 2 else [3]
@@ -22,8 +24,7 @@ def random_deal(players: int, dealer: int, rng: random.Random) -> dict[str, Any]
     deck = list(DECK)
     if type(rng) is random.Random:  # rng.shuffle(deck) written out: the same draws, the same order
         getrandbits = rng.getrandbits
-        for i in range(len(deck) - 1, 0, -1):
-            k = (i + 1).bit_length()
+        for i, k in _SHUFFLE_STEPS:  # k = (i + 1).bit_length(), as Random._randbelow(i + 1) draws
             j = getrandbits(k)
             while j > i:
                 j = getrandbits(k)

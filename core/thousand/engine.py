@@ -195,22 +195,30 @@ class ThousandEngine(GameState):
             )
         ]  # fmt: skip
         self.phase = "bidding"
-        barrel_seat = next((s for s in self.active if self.barrel[s]), None)
+        barrel_seat = None
+        for s in self.active:
+            if self.barrel[s]:
+                barrel_seat = s
+                break
         if barrel_seat is not None and not self.options.bidding_on_barrel:
             events.append(Event("barrel_takes_talon", barrel_seat, {"value": 121}))
             self.bid = 121
             self.bids[barrel_seat] = 121
             events += self._win_bidding(barrel_seat)
             return events
+        floor = self.options.bidding_floor
+        passed = 0
         for s in self.active:
-            if self.totals[s] < self.options.bidding_floor and not self.barrel[s]:
+            if self.totals[s] < floor and not self.barrel[s]:
                 self.bids[s] = "pass"
-                events.append(Event("auto_pass", s, {"floor": self.options.bidding_floor, "total": self.totals[s]}))
-        if all(self.bids[s] == "pass" for s in self.active):
+                passed += 1
+                events.append(Event("auto_pass", s, {"floor": floor, "total": self.totals[s]}))
+        first = (dealer + 1) % n  # the first hand
+        if passed == len(self.active):
             # nobody may bid: the first hand plays a hundred anyway (docs/rules-thousand.md)
-            self.bids[self.first_hand] = None
-        self.turn = self.first_hand
-        if self.bids[self.turn] == "pass":
+            self.bids[first] = None
+        self.turn = first
+        if self.bids[first] == "pass":
             self.turn = self._next_bidder(self.turn)
         events += self._check_bidding_end()
         return events
@@ -244,6 +252,13 @@ class ThousandEngine(GameState):
             if self._may_pass(seat):
                 return [_SIMPLE["pass"][seat], *bids]
             return bids
+        if self.phase == "give" and seat == self.declarer and type(seat) is int and not self.options.redeal:
+            # the gives without redeals (the default table): card by card, one give per receiver left
+            table = _give_table(seat, self._receivers_left())
+            out = list(chain.from_iterable(map(table.__getitem__, self.hands[seat])))
+            if self._may_concede(seat):
+                out.append(_SIMPLE["concede"][seat])
+            return out
         if self.phase == "contract" and seat == self.declarer and type(seat) is int:
             # the contract (no redeal is possible any more): the values, then conceding when allowed
             out = self._contract_actions(seat)
