@@ -10,6 +10,7 @@ import asyncio
 import sys
 
 from bot.config import Settings
+from bot.telegram.token_check import BadToken, check_token
 from core import games
 
 
@@ -34,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         print(f"unknown command {args[0]!r}; usage: python -m bot [migrate]", file=sys.stderr)
         return 2
+    if settings.telegram_bot_token:
+        try:
+            check_token(settings.telegram_bot_token)
+        except BadToken as e:
+            print(e, file=sys.stderr)
+            return 2
     adapters = settings.adapters()
     print(f"games: {', '.join(games.available())}")
     print(f"database: {settings.effective_database_url()}")

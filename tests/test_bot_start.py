@@ -21,6 +21,13 @@ def test_bot_without_tokens_says_how_to_configure(tmp_path):
 
 
 def test_bot_names_configured_adapters(tmp_path):
-    out = run_bot({"DATA_DIR": str(tmp_path), "TELEGRAM_BOT_TOKEN": "1:x", "DISCORD_BOT_TOKEN": "y"})
+    token = "123456789:AAFakeTokenForTheTestsOnly_abcdefghi"
+    out = run_bot({"DATA_DIR": str(tmp_path), "TELEGRAM_BOT_TOKEN": token, "DISCORD_BOT_TOKEN": "y"})
     assert out.returncode == 0
     assert "adapters configured: telegram, discord" in out.stdout
+
+
+def test_malformed_telegram_token_is_named_and_exits_non_zero(tmp_path):
+    out = run_bot({"DATA_DIR": str(tmp_path), "TELEGRAM_BOT_TOKEN": "12345:short"})
+    assert out.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN is malformed" in out.stderr and "@BotFather" in out.stderr
