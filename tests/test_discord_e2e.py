@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot.app import Application, create_application
 
+from bot.app import Application, create_application
 from bot.config import Settings
 from bot.storage import FINISHED, PLAYING
 from core.ai import ComputerPlayer
