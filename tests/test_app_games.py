@@ -20,7 +20,7 @@ from tests.app_support import db_path, make_world, open_table, play_to_end
         ("deberts", 2, ["Ann", "Bob"], []),
         ("deberts", 3, ["Ann"], ["easy", "strong"]),
         ("kozel", 2, ["Ann", "Bob"], []),
-        ("kozel", 3, ["Ann"], ["random", "normal"]),
+        ("kozel", 3, ["Ann"], ["easy", "normal"]),
         ("kozel", 4, ["Ann", "Bob", "Cid"], ["strong"]),
     ],
 )
