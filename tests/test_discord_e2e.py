@@ -314,3 +314,28 @@ async def test_a_restart_mid_game_continues_with_the_old_buttons(fake: FakeDisco
         assert (await app.storage.table(1)).version > version  # the game went on
         assert table_message(fake).id == table.id  # still the same table message, edited in place
         all_acknowledged_in_time(fake)
+
+
+async def test_an_expired_hand_brings_an_invitation_that_shows_it_again(fake: FakeDiscord, tmp_path: Path) -> None:
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        players = await open_thousand(fake, run)
+        fake.advance(16 * 60)  # nobody did anything for 16 minutes: every interaction token is dead
+        rec = await app.storage.table(1)
+        live = await app.live(rec)
+        seat_user = next(s.user for s in rec.seats if s.seat == live.state.to_act)
+        mover = next(p for p in players if str(p.user.id) == seat_user.platform_id)
+        # the one to act asks for his hand with a fresh press, and moves
+        await mover.click(table_message(fake), "Show my hand")
+        await mover.press(next(m for m in mover.moves() if m.action is not None))
+        await app.idle()
+        await run.settle()
+        # a hand that could not be edited any more brings one invitation, in the channel, mentioning its player
+        invitations = [m for m in fake.channel_messages() if m.content.startswith("<@")]
+        assert len(invitations) == 1
+        invited = [p for p in players if p is not mover and f"<@{p.user.id}>" in invitations[0].content]
+        assert invited
+        before = len(fake.ephemeral_for(invited[0].user))
+        await invited[0].click(invitations[0], "Show my hand")
+        fresh = fake.ephemeral_for(invited[0].user)
+        assert len(fresh) > before and any(m.image() is not None for m in fresh[before:])
+        all_acknowledged_in_time(fake)
