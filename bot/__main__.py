@@ -25,6 +25,7 @@ from core import games
 
 # platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
 ADAPTERS: dict[str, str] = {
+    "discord": "bot.discord",
     "playground": "bot.playground",
 }
 

@@ -48,6 +48,17 @@ def test_without_tokens_the_playground_serves_the_page_and_stops_on_sigterm(tmp_
     assert (tmp_path / "bot.sqlite3").exists()
 
 
+def test_the_playground_runs_when_no_token_is_set_or_when_asked_for():
+    from bot.__main__ import ADAPTERS, chosen_adapters
+    from bot.config import Settings
+
+    assert chosen_adapters(Settings(_env_file=None), playground=False) == ["playground"]
+    with_tokens = Settings(_env_file=None, telegram_bot_token="1:x", discord_bot_token="y")
+    assert chosen_adapters(with_tokens, playground=False) == ["telegram", "discord"]
+    assert chosen_adapters(with_tokens, playground=True) == ["telegram", "discord", "playground"]
+    assert ADAPTERS["playground"] == "bot.playground" and ADAPTERS["discord"] == "bot.discord"
+
+
 def test_a_busy_port_is_a_clear_error(tmp_path):
     import socket
 
