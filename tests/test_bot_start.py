@@ -48,10 +48,12 @@ def test_without_tokens_the_playground_serves_the_page_and_stops_on_sigterm(tmp_
     assert (tmp_path / "bot.sqlite3").exists()
 
 
-def test_the_playground_runs_when_no_token_is_set_or_when_asked_for():
+def test_the_playground_runs_when_no_token_is_set_or_when_asked_for(monkeypatch):
     from bot.__main__ import ADAPTERS, chosen_adapters
     from bot.config import Settings
 
+    for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
     assert chosen_adapters(Settings(_env_file=None), playground=False) == ["playground"]
     with_tokens = Settings(_env_file=None, telegram_bot_token="1:x", discord_bot_token="y")
     assert chosen_adapters(with_tokens, playground=False) == ["telegram", "discord"]
