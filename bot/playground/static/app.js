@@ -269,6 +269,7 @@ function renderEntry(box, entry) {
   if (entry.image) {
     const img = document.createElement("img");
     img.src = `/media/${entry.image}`;
+    img.dataset.name = entry.image_name || "";
     img.alt = entry.text.split("\n")[0];
     img.addEventListener("load", () => {
       const list = listOf(box);
