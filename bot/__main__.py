@@ -30,8 +30,8 @@ ADAPTERS: dict[str, str] = {
 }
 
 GO_LIVE = (
-    "to play in a Telegram group or a Discord server, set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
-    "(in the environment or .env, see README.md) and start again; --playground keeps this page as well"
+    "to go live in a Telegram group or a Discord server: set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN\n"
+    "(in the environment or a .env file, see README.md) and start again; add --playground to keep this page too"
 )
 
 
@@ -108,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"database: {settings.effective_database_url()}")
     print(f"adapters: {', '.join(names)}")
     if names == ["playground"]:
-        print(f"no chat token set: starting the local playground on {settings.playground_host}. {GO_LIVE}")
+        print("no chat token set: starting the local playground (games against computer players in your browser)")
+        print(GO_LIVE)
     sys.stdout.flush()
     try:
         asyncio.run(run(settings, names))
