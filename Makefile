@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint demo messages language
+.PHONY: run test lint demo messages language merge-messages
 
 # Message catalogs (docs/i18n.md): one domain, `tablebot`, sources in core/i18n/locale/<lang>/LC_MESSAGES/.
 LOCALES := core/i18n/locale
@@ -42,3 +42,7 @@ messages: $(VENV)/.installed
 language: $(VENV)/.installed
 	test -n "$(NEW_LANG)" || (echo "usage: make language NEW_LANG=xx" && exit 2)
 	$(VENV)/bin/pybabel init -i $(POT) -d $(LOCALES) -D tablebot -l $(NEW_LANG) --no-wrap
+
+# In the middle of a git merge whose only conflicts left are the catalogs: keep both sides' translations.
+merge-messages: $(VENV)/.installed
+	$(PY) -m tools.merge_catalogs

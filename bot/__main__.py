@@ -21,10 +21,12 @@ import sys
 from errno import EADDRINUSE
 
 from bot.config import Settings
+from bot.telegram.token_check import BadToken, check_token
 from core import games
 
 # platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
 ADAPTERS: dict[str, str] = {
+    "telegram": "bot.telegram",
     "discord": "bot.discord",
     "playground": "bot.playground",
 }
@@ -97,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
         return 0
+    if settings.telegram_bot_token:
+        try:
+            check_token(settings.telegram_bot_token)
+        except BadToken as e:
+            print(e, file=sys.stderr)
+            return 2
     if args.port is not None:
         settings = settings.model_copy(update={"playground_port": args.port})
     names = chosen_adapters(settings, args.playground)

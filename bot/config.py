@@ -12,12 +12,24 @@ class Settings(BaseSettings):
 
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
+    telegram_webhook_url: str | None = None  # set: webhook mode (several workers behind one URL); else polling
+    telegram_webhook_host: str = "0.0.0.0"  # where this worker's webhook server listens
+    telegram_webhook_port: int = 8443
+    telegram_webhook_secret: str | None = None  # default: derived from the token
+    telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one group
+    telegram_private_interval: float = 0.5  # the same in a user's private chat with the bot
+    telegram_group_per_minute: int = 20  # messages and edits per minute in one group
+    telegram_global_per_second: int = 30  # Bot API requests per second for the whole bot
+    redis_url: str | None = None  # shared flood control and table-edit coordination between workers
     discord_bot_token: str | None = None
     discord_api_url: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (tests use a fake Discord)
     discord_shard_count: int | None = None  # None: as many shards as Discord recommends
     discord_edit_interval: float = 1.0  # seconds between two edits of table messages in one channel
     database_url: str | None = None
     data_dir: Path = Path("./data")
+    computer_pause: float = 0.8  # seconds a computer seat waits before it moves, so people can follow
+    think_cap: float = 3.0  # the longest a computer seat may think (wall time) before a quicker level moves
+    tick_interval: float = 1.0  # seconds between two looks at the turn timers
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)

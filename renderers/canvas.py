@@ -74,9 +74,42 @@ def halo(width: int, height: int, color: RGB, spread: int = 14) -> Image.Image:
     return im
 
 
+def opaque_bands(sprite: Image.Image) -> Image.Image:
+    """Mark a cached RGBA sprite whose middle rows are fully opaque (a card, a tile): ``paste`` then copies
+    those rows without blending and blends only the rounded top and bottom bands (3-4× faster). Returns
+    the sprite."""
+    w, h = sprite.size
+    alpha = sprite.getchannel("A")
+    top = 0
+    while top < h // 2 and alpha.crop((0, top, w, top + 1)).getextrema()[0] < 255:
+        top += 1
+    bottom = h
+    while bottom > h // 2 and alpha.crop((0, bottom - 1, w, bottom)).getextrema()[0] < 255:
+        bottom -= 1
+    if bottom - top >= h // 2:
+        sprite.opaque_split = (  # type: ignore[attr-defined]
+            sprite.crop((0, 0, w, top)),
+            sprite.crop((0, top, w, bottom)).convert("RGB"),
+            top,
+            sprite.crop((0, bottom, w, h)),
+            bottom,
+        )
+    return sprite
+
+
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     """Paste an RGBA sprite with its alpha at (x, y) (top-left)."""
-    canvas.paste(sprite, (round(x), round(y)), sprite)
+    x, y = round(x), round(y)
+    split = getattr(sprite, "opaque_split", None)
+    if split is not None and canvas.mode == "RGB":
+        head, body, top, foot, bottom = split
+        if top:
+            canvas.paste(head, (x, y), head)
+        canvas.paste(body, (x, y + top))
+        if foot.height:
+            canvas.paste(foot, (x, y + bottom), foot)
+        return
+    canvas.paste(sprite, (x, y), sprite)
 
 
 def paste_center(canvas: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

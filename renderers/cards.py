@@ -14,6 +14,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers import palette, shapes
+from renderers.canvas import opaque_bands
+from renderers.measure import cached_sprite, note
 from renderers.text import font
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
@@ -145,16 +147,23 @@ def _draw_face(card: str, width: int, style: str) -> Image.Image:
     return im.reduce(k)
 
 
-@lru_cache(maxsize=1024)
+def index_size(width: int) -> int:
+    """The type size of a card's corner rank at this card width (what a reader sees of the card)."""
+    k = _supersample(width)
+    return int(width * k * (0.4 if width < COMPACT_WIDTH else 0.3)) // k
+
+
+@cached_sprite(maxsize=1024)
 def card_face(card: str, width: int, style: str = "classic", dim: bool = False) -> Image.Image:
     """The face of ``card`` (``AS``, ``TH``...) as an RGBA sprite ``width`` pixels wide; cached."""
+    note(index_size(width))
     if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
         raise ValueError(f"not a card: {card!r}")
     if style not in palette.DECK_STYLES:
         raise ValueError(f"unknown deck style {style!r}")
     if dim:
-        return dimmed(card_face(card, width, style))
-    return _draw_face(card, width, style)
+        return opaque_bands(dimmed(card_face(card, width, style)))
+    return opaque_bands(_draw_face(card, width, style))
 
 
 def dimmed(sprite: Image.Image, amount: float = 0.55) -> Image.Image:
@@ -200,7 +209,7 @@ def card_back(width: int) -> Image.Image:
     s = int(W * 0.2)
     _draw_suit_at(im, "S", cx, cy, s, palette.BACK_MAIN, False)
     d.rounded_rectangle(inner, radius=W * 0.05, outline=(*palette.tint(palette.BACK_MAIN, 0.4), 255), width=k)
-    return im.reduce(k)
+    return opaque_bands(im.reduce(k))
 
 
 def preload(widths: tuple[int, ...], style: str = "classic") -> None:

@@ -16,11 +16,13 @@ from renderers import canvas, palette, sheet
 from renderers import table as T
 from renderers.cards import card_back, card_face, card_size
 from renderers.labels import number, seat_names, signed, word
+from renderers.measure import cached_sprite
+from renderers.names import fit_name
 from renderers.palette import RGBA
-from renderers.text import ellipsize, paste_text
+from renderers.text import ellipsize, paste_text, text_width
 
-RUN_CARD = 46
-RUN_STEP = 17
+RUN_CARD = 66  # the compact index is 26 px: readable at 480 px wide
+RUN_STEP = 26
 RESULT_INK: dict[str, RGBA] = {"made": palette.INK_GREEN, "bait": palette.INK_RED, "hanging": palette.INK_BLUE}
 RESULT_MARKER: dict[str, RGBA] = {
     "made": palette.MARKER_YELLOW,
@@ -69,12 +71,12 @@ def _bubble_for(v: dict[str, Any], s: int, style: str, lang: str) -> Image.Image
     return None
 
 
-@lru_cache(maxsize=256)
+@cached_sprite(maxsize=256)
 def run_sprite(cards: tuple[str, ...], points: int, bright: bool, style: str) -> Image.Image:
     """One declared run: its cards fanned small, its points beside them (dimmed when it does not score)."""
     w, h = card_size(RUN_CARD)
     width = w + RUN_STEP * (len(cards) - 1)
-    label = T.label(str(points), 20, palette.HIGHLIGHT if bright else palette.TEXT_DIM)
+    label = T.label(str(points), T.SMALL, palette.HIGHLIGHT if bright else palette.TEXT_DIM)
     im = Image.new("RGBA", (width + 6 + label.width, h), (0, 0, 0, 0))
     for i, card in enumerate(cards):
         im.alpha_composite(card_face(card, RUN_CARD, style, dim=not bright), (i * RUN_STEP, 0))
@@ -82,12 +84,12 @@ def run_sprite(cards: tuple[str, ...], points: int, bright: bool, style: str) ->
     return im
 
 
-@lru_cache(maxsize=64)
+@cached_sprite(maxsize=64)
 def said_run_sprite(kind: str, top: str, points: int, lang: str) -> Image.Image:
     """A run that was beaten: what its owner said ("terz K"), dimmed, without its cards."""
     name = word(kind, lang) if kind in ("terz", "berz") else kind
     top_label = "10" if top == "T" else top
-    return T.bubble_sprite(f"{name} {top_label} \u00b7 {points}".strip(), palette.TEXT_DIM, (30, 30, 30, 200), 20)
+    return T.bubble_sprite(f"{name} {top_label} \u00b7 {points}".strip(), palette.TEXT_DIM, (30, 30, 30, 200), T.SMALL)
 
 
 def _seat_marks(v: dict[str, Any], s: int, style: str, lang: str) -> list[Image.Image]:
@@ -122,17 +124,20 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         names_,
         spots,
         style,
+        lang=lang,
         bubble=lambda s: _bubble_for(v, s, style, lang),
         marks=lambda s: _seat_marks(v, s, style, lang),
     )
-    cx, cy = T.WIDTH // 2, T.HEIGHT // 2
+    cx, cy = im.width // 2, im.height // 2
+    holder = v.get("dealer")
+    held = names_[holder] if isinstance(holder, int) and 0 <= holder < n else None
     if phase in ("bidding", "swap"):
-        _draw_stock(im, v, cx, cy, T.TRICK_CARD, style, lang)
+        _draw_stock(im, v, cx, cy, T.trick_card(n), style, lang, held)
     else:
         if phase == "play":
-            T.draw_trick(im, spots, v.get("trick") or [], style)
+            T.draw_trick(im, spots, v.get("trick") or [], style, T.trick_card(n))
         w, h = card_size(T.MINI_CARD)
-        _draw_stock(im, v, T.MARGIN + 16 + w, T.HEIGHT - T.MARGIN - 8 - h / 2, T.MINI_CARD, style, lang)
+        _draw_stock(im, v, T.MARGIN + 16 + w, im.height - T.MARGIN - h / 2, T.MINI_CARD, style, lang, held)
     if phase in ("round_over", "game_over"):
         _draw_summary(im, v, names_, style, lang)
     _draw_info(im, v, style, lang)
@@ -142,8 +147,11 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
     return im
 
 
-def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width: int, style: str, lang: str) -> None:
-    """The stock: a pile of backs with the open card face up on it, and the bottom card once shown."""
+def _draw_stock(
+    im: Image.Image, v: dict[str, Any], cx: float, cy: float, width: int, style: str, lang: str, holder: str | None
+) -> None:
+    """The stock: a pile of backs with the open card face up on it, the bottom card once shown, how many
+    cards it holds and who holds it (the dealer)."""
     count = int(v.get("stock_count") or 0)
     open_card = v.get("open_card") or {}
     shown = open_card.get("shown")
@@ -157,12 +165,27 @@ def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width:
     for i in range(layers):
         canvas.paste(im, back, x0 - i * 3, cy - h / 2 - i * 3)
     if count:
-        top = cy - h / 2 - 3 * layers - 8
-        paste_text(im, (x0 + w / 2, top), str(count), T.SMALL, palette.TEXT, bold=True, anchor="mb", shadow=True)
+        tag = T.count_tag(count)
+        canvas.paste(im, tag, x0 - 3 * layers + (w - tag.width) / 2, cy - tag.height / 2)
+    if holder:
+        title = word("stock_at", lang, name=fit_name(holder, T.SMALL, True, 220))
+        if width >= T.TRICK_CARD - 10:
+            paste_text(im, (cx, cy + h / 2 + 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mt", shadow=True)
+        else:
+            paste_text(
+                im,
+                (x0 - 3 * layers, cy - h / 2 - 3 * layers - 6),
+                ellipsize(title, T.SMALL, True, 250),
+                T.SMALL,
+                palette.TEXT_DIM,
+                bold=True,
+                anchor="lb",
+                shadow=True,
+            )
     x = cx + 8
     if shown:
         canvas.paste(im, card_face(shown, width, style), x, cy - h / 2)
-        if width >= T.TRICK_CARD:
+        if width >= T.TRICK_CARD - 10:
             title = word("open_card", lang)
             paste_text(
                 im, (x + w / 2, cy - h / 2 - 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mb", shadow=True
@@ -170,7 +193,7 @@ def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width:
         x += w + 8
     if bottom:
         canvas.paste(im, card_face(bottom, width, style), x, cy - h / 2)
-        if width >= T.TRICK_CARD:
+        if width >= T.TRICK_CARD - 10:
             title = word("bottom", lang)
             paste_text(
                 im, (x + w / 2, cy - h / 2 - 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mb", shadow=True
@@ -179,20 +202,25 @@ def _draw_stock(im: Image.Image, v: dict[str, Any], cx: float, cy: float, width:
 
 def _draw_info(im: Image.Image, v: dict[str, Any], style: str, lang: str) -> None:
     rows: list[list[Image.Image]] = []
-    first = [T.label(f"{word('round', lang)} {v.get('round', 0)}", T.SMALL, palette.TEXT_DIM)]
     if v.get("target"):
-        first.append(T.label(word("target", lang, n=v["target"]), T.SMALL, palette.TEXT_DIM))
-    rows.append(first)
+        first = word("round_to", lang, n=v.get("round", 0), target=v["target"])
+    else:
+        first = f"{word('round', lang)} {v.get('round', 0)}"
+    room = T.INFO_WIDTH[int(v["players"])]
+    if text_width(first, T.SMALL, True) > room and " \u00b7 " in first:  # too wide for the corner: two lines
+        rows += [[T.label(part, T.SMALL, palette.TEXT_DIM)] for part in first.split(" \u00b7 ", 1)]
+    else:
+        rows.append([T.label(first, T.SMALL, palette.TEXT_DIM)])
     trump = v.get("trump")
     if trump in SUITS:
-        rows.append([T.suit_badge(trump, style, 44), T.label(word("trump", lang), 26)])
+        rows.append([T.suit_badge(trump, style, 40), T.label(word("trump", lang), T.BIG)])
     elif v.get("phase") == "bidding" and v.get("circle") == 2:
-        rows.append([T.bubble_sprite(word("circle", lang, n=2), palette.TEXT_DARK, (245, 245, 238, 240), 24)])
-    hanging = (v.get("hanging") or {}).get("points", 0)
-    if hanging:
-        rows.append(
-            [T.label(word("hanging", lang), 24), T.bubble_sprite(str(hanging), palette.TEXT, (40, 80, 170, 230))]
-        )
+        rows.append([T.bubble_sprite(word("circle", lang, n=2), palette.TEXT_DARK, (245, 245, 238, 240), T.SMALL)])
+    hanging = v.get("hanging") or {}
+    if hanging.get("points"):  # the points hanging from a bait or a tie: each pot as it waits
+        pots = [int(p) for p in hanging.get("pots") or [] if p] or [int(hanging["points"])]
+        text = " + ".join(str(p) for p in pots)
+        rows.append([T.label(word("hanging", lang), T.SMALL), T.bubble_sprite(text, palette.TEXT, (40, 80, 170, 230))])
     T.info_lines(im, rows)
 
 
@@ -201,15 +229,15 @@ def _draw_summary(im: Image.Image, v: dict[str, Any], names: list[str], style: s
     if not rows:
         return
     last = rows[-1]
-    cx, cy = T.WIDTH // 2, T.HEIGHT // 2
+    cx, cy = im.width // 2, im.height // 2
     if last.get("redeal"):
-        canvas.paste_center(im, T.label(word("redeal", lang), 30, palette.TEXT_DIM), cx, cy)
+        canvas.paste_center(im, T.label(word("redeal", lang), 32, palette.TEXT_DIM), cx, cy)
         return
     d = last.get("declarer")
     result = last.get("result")
     if not isinstance(d, int) or not 0 <= d < len(names) or result not in RESULT_INK:
         return
-    parts = [T.label(ellipsize(names[d], 30, True, 300), 30)]
+    parts = [T.label(fit_name(names[d], 30, True, 300), 30)]
     if last.get("trump") in SUITS:
         parts.append(T.suit_badge(last["trump"], style, 34))
     bg = {"made": palette.GOOD, "bait": palette.BAD, "hanging": (120, 160, 255, 255)}[result]
@@ -261,20 +289,27 @@ def _sheet_row(r: dict[str, Any], n: int, style: str, lang: str) -> sheet.Row:
     if r.get("trump") in SUITS:
         from renderers import shapes
 
-        extra.append(shapes.suit_icon(r["trump"], 24, palette.suit_color(r["trump"], style)))
+        extra.append(shapes.suit_icon(r["trump"], 26, palette.suit_color(r["trump"], style)))
     if result in RESULT_INK:
         text = "\u2713" if result == "made" else word(result, lang)
-        extra.append(sheet.ink(text, RESULT_INK[result], bold=True, size=20))
+        extra.append(sheet.ink(text, RESULT_INK[result], bold=True, size=sheet.SMALL_INK))
+    if r.get("hanging"):  # points left hanging after this round
+        extra.append(sheet.ink(f"\u21b7{int(r['hanging'])}", palette.INK_BLUE, size=sheet.SMALL_INK))
     paid_to = r.get("hanging_to") or []
     paid = int(r.get("hanging_paid") or 0)
     cells = []
     for s in range(n):
         parts = [sheet.ink(number(int(r["totals"][s])), palette.INK, bold=True)]
         score = int(r["scores"][s])
-        parts.append(sheet.ink(signed(score), palette.INK_GREEN if score > 0 else palette.INK_SOFT, size=18))
+        parts.append(
+            sheet.ink(signed(score), palette.INK_GREEN if score > 0 else palette.INK_SOFT, size=sheet.SMALL_INK)
+        )
+        raw = (r.get("points") or [score] * n)[s]
+        if raw is not None and int(raw) != score:  # the round's own points when something else was written
+            parts.append(sheet.ink(f"({int(raw)})", palette.INK_SOFT, size=sheet.SMALL_INK))
         if paid and s in paid_to:
             share = paid // len(paid_to) if len(paid_to) > 1 else paid
-            parts.append(sheet.ink(f"\u21b3{share}", palette.INK_BLUE, bold=True, size=18))
+            parts.append(sheet.ink(f"\u21b3{share}", palette.INK_BLUE, bold=True, size=sheet.SMALL_INK))
         marker = RESULT_MARKER.get(result) if s == d else None
         cells.append(sheet.Cell(parts, marker=marker))
     return sheet.Row(str(r.get("round", "")), cells, extra=extra)

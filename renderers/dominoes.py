@@ -11,6 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers import palette
+from renderers.canvas import opaque_bands
 from renderers.cards import dimmed
 
 SS = 4
@@ -72,17 +73,17 @@ def tile_face(a: int, b: int, length: int, vertical: bool = False, dim: bool = F
     if not (0 <= a <= 6 and 0 <= b <= 6):
         raise ValueError(f"not a tile: {a}-{b}")
     if dim:
-        return dimmed(tile_face(a, b, length, vertical), 0.5)
+        return opaque_bands(dimmed(tile_face(a, b, length, vertical), 0.5))
     if vertical:
-        return _draw_vertical(a, b, length)
-    return tile_face(a, b, length, True).rotate(90, expand=True)  # counter-clockwise: top goes left
+        return opaque_bands(_draw_vertical(a, b, length))
+    return opaque_bands(tile_face(a, b, length, True).rotate(90, expand=True))  # counter-clockwise: top goes left
 
 
 @lru_cache(maxsize=32)
 def tile_back(length: int, vertical: bool = False) -> Image.Image:
     """The back of a tile (bazaar, other players' tiles); cached."""
     if not vertical:
-        return tile_back(length, True).rotate(90, expand=True)
+        return opaque_bands(tile_back(length, True).rotate(90, expand=True))
     w, h = tile_size(length, True)
     W, H = w * SS, h * SS
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -92,4 +93,4 @@ def tile_back(length: int, vertical: bool = False) -> Image.Image:
     d.rounded_rectangle((m, m, W - m, H - m), radius=W * 0.08, outline=(*palette.TILE_BACK_LINE, 255), width=SS * 2)
     cx, cy, s = W / 2, H / 2, W * 0.2
     d.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=(*palette.TILE_BACK_LINE, 255))
-    return im.reduce(SS)
+    return opaque_bands(im.reduce(SS))

@@ -18,6 +18,8 @@ from renderers.dominoes import parse_tile, tile_face, tile_size
 
 CARD_WIDTH = 150
 STEP = 0.62  # visible part of an overlapped card, in card widths
+TIGHT_STEP = 0.44  # with more than TIGHT_FROM cards: still the whole corner index, a narrower picture
+TIGHT_FROM = 8
 SUIT_GAP = 0.14
 PAD = 18
 RAISE = 26
@@ -71,7 +73,8 @@ def draw_cards(
 ) -> Image.Image:
     """The fan of cards (already sorted) as an RGB image."""
     w, h = card_size(width)
-    step, gap = round(width * STEP), round(width * SUIT_GAP)
+    step = round(width * (TIGHT_STEP if len(cards) > TIGHT_FROM else STEP))
+    gap = round(width * SUIT_GAP)
     marking = bool(legal) and not set(cards) <= legal
     xs: list[int] = []
     x = PAD

@@ -20,9 +20,10 @@ from renderers import table as T
 from renderers.dominoes import parse_tile, tile_back, tile_face, tile_size
 from renderers.hand import legal_tiles
 from renderers.labels import number, seat_names, signed, word
-from renderers.text import ellipsize
+from renderers.measure import cached_sprite
+from renderers.names import fit_name
 
-TILE_LENGTHS = (120, 108, 96, 88, 80, 72, 64, 58, 52, 46, 40)
+TILE_LENGTHS = (120, 108, 96, 88, 80, 72, 64, 58, 52, 46, 40, 36)
 BACK_LENGTH = 72
 BACK_STEP = 16
 OWN_LENGTH = 76
@@ -45,13 +46,15 @@ class Placed:
 
 
 def chain_area(players: int) -> tuple[int, int, int, int]:
-    """The free middle of the table where the chain goes (x0, y0, x1, y1)."""
-    side = T.MARGIN + T.PLATE_W + 50  # room for the end tags beside the first and last tile
-    if players == 2:
-        return (70, 220, T.WIDTH - 70, T.HEIGHT - 222)
-    if players == 3:
-        return (side, 150, T.WIDTH - side, T.HEIGHT - 222)
-    return (side, 220, T.WIDTH - side, T.HEIGHT - 222)
+    """The free middle of the table where the chain goes (x0, y0, x1, y1): the whole width under the
+    other seats' tiles (they sit along the top edge) and above the bottom seat's, with room for the end tags."""
+    width, height = T.size(players)
+    spots = T.layout(players, tiles=True)
+    bottom = spots[0].fan[1] - OWN_LENGTH // 2 - 16 - 40  # and room for an end tag under the last tile
+    top = max(spot.fan[1] for spot in spots[1:]) + BACK_LENGTH // 2 + 16
+    if players > 2:  # under the side seats' rows too (their bubbles between rounds)
+        top = max(spot.bubble[1] for spot in spots[1:]) + T.BUBBLE_H + 10
+    return (60, top, width - 60, bottom)
 
 
 def snake(tiles: list[tuple[int, int, bool]], width: int, length: int) -> tuple[list[Placed], int, int]:
@@ -169,12 +172,13 @@ def _end_tag(im: Image.Image, text: str, x: float, y: float, side: str) -> None:
         canvas.paste(im, tag, x - tag.width / 2, y)
 
 
-@lru_cache(maxsize=16)
+@cached_sprite(maxsize=16)
 def _tag(text: str) -> Image.Image:
-    label = T.label(text, 20, palette.TEXT_DARK)
-    size = max(label.width + 14, 30)
-    pill = canvas.plate(size, 30, palette.HIGHLIGHT, None, 15).copy()
-    pill.alpha_composite(label, ((size - label.width) // 2, (30 - label.height) // 2))
+    label = T.label(text, T.SMALL, palette.TEXT_DARK)
+    h = label.height + 4
+    size = max(label.width + 14, h)
+    pill = canvas.plate(size, h, palette.HIGHLIGHT, None, h // 2).copy()
+    pill.alpha_composite(label, ((size - label.width) // 2, (h - label.height) // 2))
     return pill
 
 
@@ -218,27 +222,26 @@ def _bubble_for(v: dict[str, Any], s: int, lang: str) -> Image.Image | None:
         if v.get("loser") == s:
             return T.bubble_sprite(word("loser", lang), palette.TEXT, (190, 40, 40, 240))
         rating = v.get("rating")
-        if rating:
-            return T.bubble_sprite(signed(int(rating[s])), palette.TEXT_DARK, palette.GOOD)
+        if rating:  # rating points, named as such: they are not game points
+            text = f"\u2605 {word('rating', lang)} {signed(int(rating[s]))}"
+            return T.bubble_sprite(text, palette.TEXT_DARK, (190, 200, 255, 245), T.SMALL)
         return None
     if phase != "round_over" or not rows or rows[-1].get("redeal"):
         return None
     last = rows[-1]
     if last.get("ending") == "out" and last.get("by") == s:
         return T.bubble_sprite(word("out", lang), palette.TEXT_DARK, palette.GOOD)
-    gained = int((last.get("gained") or [0] * (s + 1))[s])
+    counted = int((last.get("points") or [0] * (s + 1))[s])  # the pips left on the seat's tiles
     opened = (last.get("opened") or [False] * (s + 1))[s]
-    if opened:
-        return T.bubble_sprite(signed(int(last["scores"][s])), OPENED, (20, 24, 22, 220))
-    return T.bubble_sprite(f"+{gained}", REMEMBERED, (20, 24, 22, 220))
+    return T.bubble_sprite(f"+{counted}", OPENED if opened else REMEMBERED, (20, 24, 22, 220))
 
 
 def table_image(view: dict[str, Any], names: list[str] | None, style: str = "classic", lang: str = "en") -> Image.Image:
     v = view
     n = int(v["players"])
     names_ = seat_names(names, n, lang)
-    spots = T.spots_by_seat(n, v.get("seat"))
-    im = T.background(n)
+    spots = T.spots_by_seat(n, v.get("seat"), tiles=True)
+    im = T.background(n, tiles=True)
     counts = v.get("hand_counts") or [0] * n
     revealed = v.get("revealed")
     finished = bool(v.get("finished"))
@@ -260,7 +263,7 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         if own or shown:
             tiles = tuple(sorted(tuple(sorted(parse_tile(t))) for t in (own or shown)))
             length = OWN_LENGTH if own else SHOWN_LENGTH
-            step = min(length // 2 + 6, 640 // max(len(tiles), 1))
+            step = min(length // 2 + 6, 440 // max(len(tiles), 1))
             playable = legal_tiles(v) if own else set()
             dim = tuple(t not in playable for t in tiles) if playable else None
             sprite = tiles_row(tiles, length, step, dim)
@@ -270,9 +273,9 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
             sprite = backs_row(min(int(counts[s]), 21))
             canvas.paste_center(im, sprite, *spot.fan)
             fan_w = sprite.width
-        marks = []
-        if not (own or shown) and counts[s] > 7:
-            marks.append(T.label(str(counts[s]), T.SMALL))
+            tag = T.count_tag(int(counts[s]))  # every opponent's tile count
+            canvas.paste(im, tag, spot.fan[0] - sprite.width / 2 - 8 - tag.width, spot.fan[1] - tag.height / 2)
+        marks: list[Image.Image] = []
         T.draw_extras(im, spot, fan_w, _bubble_for(v, s, lang), marks)
     draw_chain(im, v, chain_area(n), lang)
     _draw_bazaar(im, v, lang)
@@ -285,12 +288,12 @@ def _draw_bazaar(im: Image.Image, v: dict[str, Any], lang: str) -> None:
     if int(v.get("players", 4)) == 4 and not count:
         return
     back = tile_back(BACK_LENGTH, False)
-    x = T.WIDTH - T.MARGIN - 16 - back.width
-    y = T.HEIGHT - T.MARGIN - 16 - back.height
+    x = im.width - T.MARGIN - 8 - back.width
+    y = im.height - T.MARGIN - 8 - back.height
     for i in range(min(3, count)):
         canvas.paste(im, back, x - i * 4, y - i * 4)
     label = T.label(f"{word('bazaar', lang)}: {count}", T.SMALL, palette.TEXT if count else palette.TEXT_DIM)
-    canvas.paste(im, label, x + back.width - label.width, y - 12 - label.height)
+    canvas.paste(im, label, x + back.width - label.width, y - 10 - label.height)
 
 
 def _draw_info(im: Image.Image, v: dict[str, Any], names: list[str], lang: str) -> None:
@@ -298,10 +301,10 @@ def _draw_info(im: Image.Image, v: dict[str, Any], names: list[str], lang: str) 
     rows: list[list[Image.Image]] = [[T.label(f"{word('round', lang)} {v.get('round', 0)}", T.SMALL, palette.TEXT_DIM)]]
     carry = int(v.get("carry") or 0)
     if carry:
-        rows.append([shapes.fish(44), T.bubble_sprite(f"+{carry}", palette.TEXT_DARK, palette.HIGHLIGHT, 24)])
+        rows.append([shapes.fish(44), T.bubble_sprite(f"+{carry}", palette.TEXT_DARK, palette.HIGHLIGHT, T.SMALL)])
     if v.get("phase") in ("round_over", "game_over"):
         rows.append(_summary(v, names, lang))
-    T.info_lines(im, rows)
+    T.info_lines(im, rows, bottom=int(v["players"]) > 2)  # the top corners hold seats
 
 
 def _summary(v: dict[str, Any], names: list[str], lang: str) -> list[Image.Image]:
@@ -310,14 +313,17 @@ def _summary(v: dict[str, Any], names: list[str], lang: str) -> list[Image.Image
         return []
     last = rows[-1]
     if last.get("redeal"):
-        return [T.label(word("redeal", lang), 26, palette.TEXT_DIM)]
+        return [T.label(word("redeal", lang), T.SMALL, palette.TEXT_DIM)]
     by = last.get("by")
     who = names[by] if isinstance(by, int) and 0 <= by < len(names) else ""
-    parts = [T.label(ellipsize(who, 26, True, 220), 26)] if who else []
+    parts = [T.label(fit_name(who, T.SMALL, True, 220), T.SMALL)] if who else []
     if last.get("ending") == "fish":
-        parts += [shapes.fish(44), T.bubble_sprite(word("fish", lang), palette.TEXT_DARK, (120, 190, 240, 255), 24)]
+        parts += [
+            shapes.fish(44),
+            T.bubble_sprite(word("fish", lang), palette.TEXT_DARK, (120, 190, 240, 255), T.SMALL),
+        ]
     elif last.get("ending") == "out":
-        parts.append(T.bubble_sprite(word("out", lang), palette.TEXT_DARK, palette.GOOD, 24))
+        parts.append(T.bubble_sprite(word("out", lang), palette.TEXT_DARK, palette.GOOD, T.SMALL))
     return parts
 
 
@@ -337,7 +343,11 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
     for s in range(n):
         text, color = _account(v, s)
         ink = palette.INK_RED if color == OPENED else palette.INK_YELLOW if color == REMEMBERED else palette.INK
-        footer.append(sheet.Cell([sheet.ink(text, ink, bold=True, size=26)]))
+        footer.append(sheet.Cell([sheet.ink(text, ink, bold=True, size=30)]))
+    rating = v.get("rating")
+    notes = None
+    if rating:  # only once the game is over and rated: rating points, named as such
+        notes = [[sheet.ink(f"\u2605 {signed(int(r))}", palette.INK_BLUE, True, sheet.SMALL_INK)] for r in rating]
     return sheet.draw(
         names_,
         strips,
@@ -347,6 +357,8 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         loser=v.get("loser"),
         lang=lang,
         folded=folded,
+        notes=notes,
+        legend=_legend(rows, bool(rating), lang),
     )
 
 
@@ -360,9 +372,9 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
     if ending == "fish":
         extra.append(shapes.fish(36))
     elif ending == "out":
-        extra.append(sheet.ink(word("out", lang), palette.INK_GREEN, bold=True, size=18))
+        extra.append(sheet.ink("\u2713", palette.INK_GREEN, bold=True, size=sheet.SMALL_INK))  # see the legend
     if r.get("carry"):
-        extra.append(sheet.ink(f"+{r['carry']}", palette.INK_BLUE, bold=True, size=18))
+        extra.append(sheet.ink(f"+{r['carry']}", palette.INK_BLUE, bold=True, size=sheet.SMALL_INK))
     cells = []
     opened = r.get("opened") or [False] * n
     remembered = r.get("remembered") or [0] * n
@@ -374,7 +386,7 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
             parts = [sheet.ink(f"+{int(remembered[s])}", palette.INK_YELLOW, bold=True)]
         else:
             parts = [sheet.ink("0", palette.INK, bold=True)]
-        parts.append(sheet.ink(str(int(points[s])), palette.INK_SOFT, size=18))
+        parts.append(sheet.ink(str(int(points[s])), palette.INK_SOFT, size=sheet.SMALL_INK))
         taken = s in (r.get("fish_to"), r.get("carry_to"))
         if taken:
             parts.append(shapes.fish(28))
@@ -383,3 +395,15 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
             marker = (210, 230, 250, 255)
         cells.append(sheet.Cell(parts, marker=marker))
     return sheet.Row(str(r.get("round", "")), cells, extra=extra)
+
+
+def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Image]:
+    """What the sheet's marks mean: ✓ who went out, the fish, the rating line (only the ones shown)."""
+    out = []
+    if any(r.get("ending") == "out" for r in rows):
+        out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
+    if any(r.get("ending") == "fish" for r in rows):
+        out.append(sheet.legend_item(shapes.fish(36), word("fish", lang)))
+    if rated:
+        out.append(sheet.legend_item(None, f"\u2605 {word('rating', lang)}"))
+    return out

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from renderers.measure import cached_sprite, note
 from renderers.palette import RGB
 
 SS = 4  # supersampling factor for masks
@@ -160,10 +161,13 @@ def barrel(size: int, color: RGB = (150, 96, 44), hoop: RGB = (60, 44, 30)) -> I
     return im.reduce(SS)
 
 
-@lru_cache(maxsize=32)
+@cached_sprite(maxsize=32)
 def chip(size: int, letter: str, fill: RGB, ring: RGB) -> Image.Image:
     """A round chip (the dealer button) with a ring and a letter in the middle."""
     from renderers.text import font
+
+    if letter:
+        note(int(size * SS * 0.55) // SS)
 
     im = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)

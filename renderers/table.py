@@ -18,74 +18,148 @@ from PIL import Image
 
 from renderers import canvas, palette, shapes
 from renderers.cards import card_back, card_face, card_size
+from renderers.measure import cached_sprite
+from renderers.names import fit_name
 from renderers.palette import RGBA
 from renderers.text import paste_text, text_sprite
 
-WIDTH, HEIGHT = 1280, 880
-PLATE_W, PLATE_H = 300, 86
-NAME_SIZE = 28
-SMALL = 22
+WIDTH = 960  # every table; the height depends on the seat count (no empty felt)
+HEIGHTS = {2: 720, 3: 740, 4: 800}
+PLATE_WIDTHS = {2: 360, 3: 330, 4: 280}
+PLATE_WIDE = {4: 340}  # the top and bottom plates of 4 players
+INFO_WIDTH = {2: 280, 3: 600, 4: 300}  # room for the top-left info panel beside the top plate (if any)
+TRICK_CARDS = {2: 110, 3: 104, 4: 100}
+PLATE_H = 92
+NAME_SIZE = 30
+SMALL = 26  # the smallest type on a table: 13 px when the table is shown 480 px wide
+BIG = 28
 TRICK_CARD = 104
-MINI_CARD = 62
-BACK_CARD = 46
-BACK_STEP = 15
-BUBBLE_H = 46
-MARGIN = 24
+MINI_CARD = 66  # last trick, talon, cards given: the compact index is 26 px
+BACK_CARD = 50
+BACK_STEP = 14
+BUBBLE_H = 50
+MARGIN = 14
+GAP = 10
+ROW_BELOW = 58  # from the middle of a seat's cards to the top of the row under them
 
 POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right")}
 
 
+def size(players: int) -> tuple[int, int]:
+    """The table picture's size for a seat count."""
+    return WIDTH, HEIGHTS.get(players, HEIGHTS[4])
+
+
+def plate_width(players: int) -> int:
+    return PLATE_WIDTHS.get(players, PLATE_WIDTHS[4])
+
+
+def trick_card(players: int) -> int:
+    return TRICK_CARDS.get(players, TRICK_CARDS[4])
+
+
 @dataclass(frozen=True)
 class Spot:
-    """Where one seat's things go, in pixels (centres)."""
+    """Where one seat's things go, in pixels (centres); ``row`` is where its bubble and marks start."""
 
     side: str
     plate: tuple[int, int]
     fan: tuple[int, int]
     trick: tuple[int, int]
     bubble: tuple[int, int]
+    plate_w: int = 300
+    row: str = "under"  # where the bubble and marks go: beside_plate, beside_cards or under the cards
 
 
 @lru_cache(maxsize=16)
-def layout(players: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[Spot, ...]:
-    """Spots by screen position (0 = bottom, then clockwise)."""
+def layout(players: int, tiles: bool = False) -> tuple[Spot, ...]:
+    """Spots by screen position (0 = bottom, then clockwise), sized to the seat count.
+
+    Bottom seat: the plate at the bottom edge, its cards above it, its bubble and marks right of the
+    plate. Top seat: the plate at the top edge, its cards under it, bubble and marks right of the cards
+    (2 players) or under them (4 players). Side seats: plate, cards under it, one row under the cards.
+    With ``tiles`` (Kozel: no trick, a long chain instead) the side seats sit in the top corners, so the
+    chain has the whole width of the table's middle.
+    """
+    width, height = size(players)
+    pw = plate_width(players)
+    wide = PLATE_WIDE.get(players, pw)  # top and bottom plates have more room than side ones
     cx, cy = width // 2, height // 2
-    side_x = MARGIN + PLATE_W // 2 + 6
-    side_y = cy - 30 if players == 4 else cy - 80
-    trick_dy = -10 if players == 4 else -40
-    bubble_dx = PLATE_W // 2 + 16 + 60
+    card_h = round(trick_card(players) * 1.4)
+    bottom_plate = height - MARGIN - PLATE_H // 2
+    top_plate = MARGIN + PLATE_H // 2
+    fan_gap = PLATE_H // 2 + GAP + 52
+    side_x = MARGIN + pw // 2
+    if players == 2:  # between the top seat's backs and the bottom seat's cards
+        top_edge = top_plate + fan_gap - 16 + 35 + 8
+        bottom_edge = bottom_plate - fan_gap - 51 - 8
+        tricks = {"bottom": (cx + 30, bottom_edge - card_h // 2), "top": (cx - 30, top_edge + card_h // 2)}
+        side_y = cy
+    elif players == 3:
+        side_y = cy - 130  # under the corners' panels (info, last trick)
+        tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy), "right": (cx + 100, cy)}
+    else:
+        side_y = cy - 50
+        tricks = {"bottom": (cx, cy + 100), "top": (cx, cy - 80), "left": (cx - 120, cy + 10)}
+        tricks["right"] = (cx + 120, cy + 10)
+    if tiles and players > 2:
+        side_y = top_plate
+    side_fan = side_y + fan_gap - (16 if tiles and players > 2 else 10)
     spots = {
-        "bottom": Spot("bottom", (cx, height - 62), (cx, height - 170), (cx, cy + 92), (cx + bubble_dx, height - 62)),
-        "top": Spot("top", (cx, 62), (cx, 170), (cx, cy - 112), (cx + bubble_dx, 62)),
+        "bottom": Spot(
+            "bottom",
+            (cx, bottom_plate),
+            (cx, bottom_plate - fan_gap),
+            tricks["bottom"],
+            (cx + wide // 2 + 16, bottom_plate),
+            wide,
+            "beside_plate",
+        ),
+        "top": Spot(
+            "top",
+            (cx, top_plate),
+            (cx, top_plate + fan_gap - 16),
+            tricks.get("top", (cx, cy)),
+            (cx, top_plate + fan_gap - 16 + ROW_BELOW),
+            wide,
+            "beside_cards" if players == 2 else "under",
+        ),
         "left": Spot(
-            "left", (side_x, side_y), (side_x, side_y + 92), (cx - 150, cy + trick_dy), (side_x, side_y + 170)
+            "left",
+            (side_x, side_y),
+            (side_x, side_fan),
+            tricks.get("left", (cx, cy)),
+            (side_x, side_fan + ROW_BELOW),
+            pw,
         ),
         "right": Spot(
             "right",
             (width - side_x, side_y),
-            (width - side_x, side_y + 92),
-            (cx + 150, cy + trick_dy),
-            (width - side_x, side_y + 170),
+            (width - side_x, side_fan),
+            tricks.get("right", (cx, cy)),
+            (width - side_x, side_fan + ROW_BELOW),
+            pw,
         ),
     }
     return tuple(spots[p] for p in POSITIONS[players])
 
 
 @lru_cache(maxsize=8)
-def _base(players: int) -> Image.Image:
-    im = canvas.felt(WIDTH, HEIGHT).copy()
-    for spot in layout(players):
-        canvas.paste(im, _normal_plate(), spot.plate[0] - PLATE_W // 2, spot.plate[1] - PLATE_H // 2)
+def _base(players: int, tiles: bool) -> Image.Image:
+    w, h = size(players)
+    im = canvas.felt(w, h).copy()
+    for spot in layout(players, tiles):
+        canvas.paste(im, _normal_plate(spot.plate_w), spot.plate[0] - spot.plate_w // 2, spot.plate[1] - PLATE_H // 2)
     return im
 
 
-def background(players: int) -> Image.Image:
+def background(players: int, tiles: bool = False) -> Image.Image:
     """A fresh table to draw on: the felt with every seat's plain name plate already in place (cached)."""
-    return _base(players).copy()
+    return _base(players, tiles).copy()
 
 
-def _normal_plate() -> Image.Image:
-    return canvas.plate(PLATE_W, PLATE_H, palette.PLATE, (255, 255, 255, 60), 18)
+def _normal_plate(width: int) -> Image.Image:
+    return canvas.plate(width, PLATE_H, palette.PLATE, (255, 255, 255, 60), 18)
 
 
 def screen_order(players: int, viewer: int | None) -> list[int]:
@@ -94,8 +168,8 @@ def screen_order(players: int, viewer: int | None) -> list[int]:
     return [(base + p) % players for p in range(players)]
 
 
-def spots_by_seat(players: int, viewer: int | None, width: int = WIDTH, height: int = HEIGHT) -> dict[int, Spot]:
-    spots = layout(players, width, height)
+def spots_by_seat(players: int, viewer: int | None, tiles: bool = False) -> dict[int, Spot]:
+    spots = layout(players, tiles)
     return {seat: spots[p] for p, seat in enumerate(screen_order(players, viewer))}
 
 
@@ -110,87 +184,123 @@ def draw_plate(
     total: str,
     *,
     active: bool = False,
-    dealer: bool = False,
+    dealer: str | None = None,
     idle: bool = False,
     crown: bool = False,
     marks: list[Image.Image] | None = None,
     total_color: RGBA = palette.TEXT,
 ) -> None:
-    """A seat's name plate: name (ellipsized), total, dealer chip, turn highlight and small marks."""
-    x0 = spot.plate[0] - PLATE_W // 2
+    """A seat's name plate: name (shortened to fit), total, dealer chip (``dealer``: its letter in the
+    picture's language), turn highlight, the winner's crown and small marks (which wrap, never drop)."""
+    pw = spot.plate_w
+    x0 = spot.plate[0] - pw // 2
     y0 = spot.plate[1] - PLATE_H // 2
     if active:
-        glow = canvas.halo(PLATE_W, PLATE_H, palette.HIGHLIGHT[:3], 16)
+        glow = canvas.halo(pw, PLATE_H, palette.HIGHLIGHT[:3], 16)
         canvas.paste(im, glow, x0 - 16, y0 - 16)
-    if active or idle:  # the plain plate is already on the background (``background``)
-        fill = palette.PLATE_ACTIVE if active else palette.PLATE_IDLE
-        outline = palette.HIGHLIGHT if active else (255, 255, 255, 60)
-        canvas.paste(im, canvas.plate(PLATE_W, PLATE_H, fill, outline, 18), x0, y0)
-    left = x0 + 16
+    if active or idle or crown:  # the plain plate is already on the background (``background``)
+        fill = palette.PLATE_ACTIVE if active else palette.PLATE_IDLE if idle else palette.PLATE_WINNER
+        outline = palette.HIGHLIGHT if active or crown else (255, 255, 255, 60)
+        canvas.paste(im, canvas.plate(pw, PLATE_H, fill, outline, 18), x0, y0)
+    left = x0 + 12
     if dealer:
-        canvas.paste(im, shapes.chip(34, "D", (250, 250, 246), (40, 40, 48)), left, y0 + 8)
-        left += 42
-    right_edge = x0 + PLATE_W - 14
+        canvas.paste(im, shapes.chip(48, dealer, (250, 250, 246), (40, 40, 48)), left, y0 + 4)
+        left += 54
+    right_edge = x0 + pw - 12
     if crown:
-        icon = shapes.crown(36, 28, palette.GOLD[:3])
-        canvas.paste(im, icon, right_edge - icon.width, y0 + 10)
+        icon = shapes.crown(40, 31, palette.GOLD[:3])
+        canvas.paste(im, icon, right_edge - icon.width, y0 + 8)
         right_edge -= icon.width + 6
     name_color = palette.TEXT if not idle else palette.TEXT_DIM
-    paste_text(im, (left, y0 + 8), name, NAME_SIZE, name_color, bold=True, max_width=right_edge - left)
-    box = paste_text(im, (x0 + 16, y0 + PLATE_H - 10), total, SMALL + 2, total_color, bold=True, anchor="lb")
-    x = box[2] + 12
+    shown = fit_name(name, NAME_SIZE, True, right_edge - left)
+    paste_text(im, (left, y0 + 5), shown, NAME_SIZE, name_color, bold=True)
+    box = paste_text(im, (x0 + 14, y0 + PLATE_H - 6), total, BIG, total_color, bold=True, anchor="lb")
+    x = box[2] + 10
     for mark in marks or ():
-        if x + mark.width > x0 + PLATE_W - 10:
-            break
-        canvas.paste(im, mark, x, y0 + PLATE_H - 10 - mark.height)
+        if x + mark.width > x0 + pw - 8:
+            break  # callers keep plate marks few (bolts, the barrel); anything else goes in the seat's row
+        canvas.paste(im, mark, x, y0 + PLATE_H - 8 - mark.height)
         x += mark.width + 6
 
 
-def bubble_sprite(text: str, fg: RGBA, bg: RGBA, size: int = 26) -> Image.Image:
+def bubble_sprite(text: str, fg: RGBA, bg: RGBA, size: int = BIG) -> Image.Image:
     """A pill with text (a bid, "pass", a contract, a round result)."""
-    return _bubble(text, fg, bg, size)
+    return _bubble(text, fg, bg, max(size, SMALL))
 
 
-@lru_cache(maxsize=512)
+@cached_sprite(maxsize=512)
 def _bubble(text: str, fg: RGBA, bg: RGBA, size: int) -> Image.Image:
     label = text_sprite(text, size, fg, True)
-    w = max(BUBBLE_H + 10, label.width + 30)
-    pill = canvas.plate(w, BUBBLE_H, bg, (0, 0, 0, 90), BUBBLE_H // 2).copy()
-    pill.alpha_composite(label, ((w - label.width) // 2, (BUBBLE_H - label.height) // 2))
+    h = max(BUBBLE_H, label.height + 10)
+    w = max(h + 10, label.width + 28)
+    pill = canvas.plate(w, h, bg, (0, 0, 0, 90), h // 2).copy()
+    pill.alpha_composite(label, ((w - label.width) // 2, (h - label.height) // 2))
     return pill
 
 
 def draw_extras(
     im: Image.Image, spot: Spot, fan_width: int, bubble: Image.Image | None, sprites: list[Image.Image]
 ) -> None:
-    """What a seat said (a bubble) and its small marks (marriages, tricks taken, ...).
+    """What a seat said (a bubble) and its small marks (marriages, tricks taken, points, ...).
 
-    Bottom and top seats: the bubble beside the plate, the marks right of the fan. Left and right seats:
-    everything in one centred row under the fan.
+    Bottom seat: one row right of the plate, wrapping upwards. Top seat with 2 players: right of its
+    cards. Every other seat: centred rows under the cards, wrapping downwards. Nothing is dropped.
     """
-    if spot.side in ("bottom", "top"):
-        if bubble is not None:
-            bx, by = spot.bubble
-            canvas.paste(im, bubble, bx - 60, by - bubble.height / 2)
-        x = spot.fan[0] + fan_width / 2 + 16 if fan_width else spot.fan[0] - _row_width(sprites) / 2
-        for sp in sprites:
-            canvas.paste(im, sp, x, spot.fan[1] - sp.height / 2)
-            x += sp.width + 10
-        return
     row = ([bubble] if bubble is not None else []) + sprites
-    x = spot.bubble[0] - _row_width(row) / 2
-    for sp in row:
-        canvas.paste(im, sp, x, spot.bubble[1] - sp.height / 2)
-        x += sp.width + 10
+    if not row:
+        return
+    width = im.width
+    if spot.row == "beside_plate":
+        _flow(im, row, spot.bubble[0], width - MARGIN, spot.bubble[1], -1, align="left", anchor="middle")
+        return
+    if spot.row == "beside_cards":  # two players: room right of the top seat's cards
+        x = spot.fan[0] + max(fan_width, 120) / 2 + 16
+        _flow(im, row, x, width - MARGIN, spot.fan[1], 1, align="left", anchor="middle")
+        return
+    left = spot.plate[0] - spot.plate_w / 2 - (0 if spot.side != "top" else 60)
+    right = spot.plate[0] + spot.plate_w / 2 + (0 if spot.side != "top" else 60)
+    _flow(im, row, max(MARGIN, left), min(width - MARGIN, right), spot.bubble[1], 1, align="center", anchor="top")
+
+
+def _flow(
+    im: Image.Image,
+    sprites: list[Image.Image],
+    left: float,
+    right: float,
+    y: float,
+    step: int,
+    align: str,
+    anchor: str,
+) -> None:
+    """Sprites in rows between ``left`` and ``right``, the first row centred on ``y`` (``anchor``
+    "middle") or with its top at ``y`` ("top"), the next ones below (``step`` 1) or above (-1)."""
+    rows: list[list[Image.Image]] = [[]]
+    for sp in sprites:
+        if rows[-1] and _row_width(rows[-1] + [sp]) > right - left:
+            rows.append([])
+        rows[-1].append(sp)
+    for i, r in enumerate(rows):
+        h = max(sp.height for sp in r)
+        if anchor == "top":
+            y += h / 2  # ``y`` is now this row's middle
+        x = left if align == "left" else (left + right) / 2 - _row_width(r) / 2
+        for sp in r:
+            canvas.paste(im, sp, x, y - sp.height / 2)
+            x += sp.width + GAP
+        if anchor == "top":
+            y += h / 2 + 6
+        else:
+            nxt = max(sp.height for sp in rows[i + 1]) if i + 1 < len(rows) else h
+            y += step * ((h + nxt) / 2 + 6)
 
 
 def _row_width(sprites: list[Image.Image]) -> float:
-    return sum(sp.width for sp in sprites) + 10 * max(len(sprites) - 1, 0)
+    return sum(sp.width for sp in sprites) + GAP * max(len(sprites) - 1, 0)
 
 
 def mark_sprites_sticks(count: int) -> list[Image.Image]:
     """Bolts as sticks on the plate (one per bolt)."""
-    return [shapes.stick(8, 30)] * count
+    return [shapes.stick(9, 32)] * count
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -209,32 +319,37 @@ def fan(count: int) -> Image.Image:
 
 
 def draw_fan(im: Image.Image, spot: Spot, count: int) -> int:
-    """The backs a seat holds, centred on its fan spot; returns the fan's width."""
+    """The backs a seat holds, centred on its fan spot, with their number beside them; returns the width."""
     if count <= 0:
         return 0
     sprite = fan(min(count, 24))
     canvas.paste_center(im, sprite, *spot.fan)
-    if count > 10:
-        label = text_sprite(str(count), SMALL, palette.TEXT, True, True)
-        canvas.paste(im, label, spot.fan[0] - sprite.width / 2 - 8 - label.width, spot.fan[1] - label.height / 2)
+    tag = count_tag(count)
+    canvas.paste(im, tag, spot.fan[0] - sprite.width / 2 - 8 - tag.width, spot.fan[1] - tag.height / 2)
     return sprite.width
 
 
-OWN_CARD = 62
-OWN_STEP = 30
-FACE_WIDTHS = tuple(sorted({TRICK_CARD, MINI_CARD, OWN_CARD}))  # every width a card face has on a table
+def count_tag(count: int) -> Image.Image:
+    """How many cards or tiles a seat holds, on a dark pill beside its backs."""
+    return bubble_sprite(str(count), palette.TEXT, (10, 20, 16, 190), SMALL)
+
+
+OWN_CARD = 72
+OWN_SPAN = 400  # the widest the viewer's own cards may spread on the table
+FACE_WIDTHS = tuple(sorted({*TRICK_CARDS.values(), TRICK_CARD, MINI_CARD, OWN_CARD}))  # every face width on a table
 
 
 def draw_own_cards(im: Image.Image, spot: Spot, cards: list[str], style: str) -> int:
-    """The viewer's own cards, face up and small, where the others have backs (private view only)."""
+    """The viewer's own cards, face up and overlapped, where the others have backs (private view only)."""
     if not cards:
         return 0
     w, h = card_size(OWN_CARD)
-    total = w + OWN_STEP * (len(cards) - 1)
+    step = min(40, (OWN_SPAN - w) // max(len(cards) - 1, 1))
+    total = w + step * (len(cards) - 1)
     x = spot.fan[0] - total / 2
     for card in cards:
         canvas.paste(im, card_face(card, OWN_CARD, style), x, spot.fan[1] - h / 2)
-        x += OWN_STEP
+        x += step
     return total
 
 
@@ -251,26 +366,28 @@ def draw_trick(im: Image.Image, spots: dict[int, Spot], trick: list[dict], style
 def draw_last_trick(
     im: Image.Image, cards: list[dict], winner: int | None, names: list[str], style: str, title: str
 ) -> None:
-    """The previous trick, small, in the top-right corner; the winner's card outlined."""
+    """The previous trick, small, in the top-right corner (at the right edge's middle with 2 players,
+    where the right is free): the cards in play order, the winner's card outlined, his name under them."""
     if not cards:
         return
     w, h = card_size(MINI_CARD)
-    gap = 8
+    gap = 6
+    right = im.width - MARGIN - 6
     total_w = len(cards) * w + (len(cards) - 1) * gap
-    x0 = WIDTH - MARGIN - 8 - total_w
-    right = WIDTH - MARGIN - 8
+    x0 = right - total_w
+    top = MARGIN if len(names) != 2 else im.height // 2 - 90
     box = paste_text(
-        im, (right, MARGIN + 4), title, SMALL, palette.TEXT_DIM, bold=True, anchor="rt", max_width=300, shadow=True
+        im, (right, top), title, SMALL, palette.TEXT_DIM, bold=True, anchor="rt", max_width=330, shadow=True
     )
     y = box[3] + 6
     for i, entry in enumerate(cards):
         x = x0 + i * (w + gap)
         if entry.get("seat") == winner:
-            canvas.paste(im, canvas.plate(w + 10, h + 10, (0, 0, 0, 0), palette.HIGHLIGHT, 10), x - 5, y - 5)
+            canvas.paste(im, canvas.plate(w + 8, h + 8, (0, 0, 0, 0), palette.HIGHLIGHT, 9), x - 4, y - 4)
         canvas.paste(im, card_face(entry["card"], MINI_CARD, style), x, y)
-        seat = entry.get("seat")
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            paste_text(im, (x + w / 2, y + h + 6), names[seat], 16, palette.TEXT, anchor="mt", max_width=w + gap)
+    if isinstance(winner, int) and 0 <= winner < len(names):
+        who = fit_name(names[winner], SMALL, True, 330)
+        paste_text(im, (right, y + h + 8), f"\u2192 {who}", SMALL, palette.TEXT, bold=True, anchor="rt", shadow=True)
 
 
 def draw_cards_row(
@@ -299,22 +416,23 @@ def _suit_badge(suit: str, style: str, size: int) -> Image.Image:
     return disc
 
 
-def info_lines(im: Image.Image, lines: list[list[Image.Image]]) -> None:
-    """The top-left info panel: rows of sprites (text, badges), each row vertically centred."""
-    y = MARGIN + 4
-    for row in lines:
-        if not row:
-            continue
-        h = max(s.height for s in row)
-        x = MARGIN + 8
+def info_lines(im: Image.Image, lines: list[list[Image.Image]], bottom: bool = False) -> int:
+    """The info panel: rows of sprites (text, badges), each row vertically centred, in the top-left
+    corner (or the bottom-left one with ``bottom``); returns the panel's far edge."""
+    rows = [row for row in lines if row]
+    heights = [max(s.height for s in row) for row in rows]
+    y = MARGIN if not bottom else im.height - MARGIN - sum(heights) - 6 * max(len(rows) - 1, 0)
+    for row, h in zip(rows, heights):
+        x = MARGIN + 6
         for s in row:
             canvas.paste(im, s, x, y + (h - s.height) / 2)
-            x += s.width + 10
-        y += h + 8
+            x += s.width + 8
+        y += h + 6
+    return y
 
 
 def label(text: str, size: int = SMALL, color: RGBA = palette.TEXT, bold: bool = True) -> Image.Image:
-    return text_sprite(text, size, color, bold, True)
+    return text_sprite(text, max(size, SMALL), color, bold, True)
 
 
 def draw_card_seats(
@@ -324,19 +442,21 @@ def draw_card_seats(
     spots: dict[int, Spot],
     style: str,
     *,
+    lang: str,
     bubble: Callable[[int], Image.Image | None],
     marks: Callable[[int], list[Image.Image]],
     plate: Callable[[int], dict] | None = None,
 ) -> None:
     """Every seat of a card game: its plate (turn, dealer, winner), its cards (the viewer's face up, the
-    others' as backs) and its bubble and marks; ``plate`` adds game-specific plate arguments."""
+    others' as backs with their number) and its bubble and marks; ``plate`` adds game-specific arguments."""
     from renderers.hand import sort_cards
-    from renderers.labels import number
+    from renderers.labels import number, word
 
     n = int(v["players"])
     totals = v.get("totals") or [0] * n
     counts = v.get("hand_counts") or [0] * n
     finished = bool(v.get("finished"))
+    chip = word("dealer_chip", lang)
     for s in range(n):
         spot = spots[s]
         draw_plate(
@@ -345,7 +465,7 @@ def draw_card_seats(
             names[s],
             number(int(totals[s])),
             active=not finished and v.get("to_act") == s,
-            dealer=v.get("dealer") == s,
+            dealer=chip if v.get("dealer") == s else None,
             crown=v.get("winner") == s,
             **(plate(s) if plate else {}),
         )

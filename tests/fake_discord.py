@@ -326,9 +326,9 @@ class FakeDiscord:
         return rec, payload
 
     async def slash(
-        self, user: FakeUser, name: str, options: dict[str, str] | None = None, channel_id: int = CHANNEL_ID
+        self, user: FakeUser, name: str, options: dict[str, str | int] | None = None, channel_id: int = CHANNEL_ID
     ) -> InteractionRecord:
-        """``user`` runs ``/name`` with string options."""
+        """``user`` runs ``/name`` with options (strings, or integers)."""
         command = next((c for c in self.commands if c["name"] == name), None)
         if command is None:
             raise KeyError(f"/{name} is not registered: {[c['name'] for c in self.commands]}")
@@ -336,7 +336,9 @@ class FakeDiscord:
             "id": command["id"],
             "name": name,
             "type": 1,
-            "options": [{"name": k, "type": 3, "value": v} for k, v in (options or {}).items()],
+            "options": [
+                {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in (options or {}).items()
+            ],
         }
         rec, payload = self._interaction(2, user, channel_id, data)
         await self.push("INTERACTION_CREATE", payload)

@@ -19,8 +19,31 @@ from core.base import GameState
 from core.randomplay import policy_for
 from core.rng import stream
 
-PG_URL = os.environ.get("TEST_DATABASE_URL")
-PG_SKIP = "PostgreSQL tests need TEST_DATABASE_URL (postgresql://user@host:port/db; .ci/run sets it)"
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _find_postgres() -> str | None:
+    """``$TEST_DATABASE_URL``, else the local default server if it answers within a second, else None."""
+    if os.environ.get("TEST_DATABASE_URL"):
+        return os.environ["TEST_DATABASE_URL"]
+    import asyncpg
+
+    async def probe() -> bool:
+        try:
+            conn = await asyncpg.connect(DEFAULT_PG_URL, timeout=1)
+        except (TimeoutError, OSError, asyncpg.PostgresError):
+            return False
+        await conn.close()
+        return True
+
+    return DEFAULT_PG_URL if asyncio.run(probe()) else None
+
+
+PG_URL = _find_postgres()
+PG_SKIP = (
+    f"no PostgreSQL: set TEST_DATABASE_URL (postgresql://user@host:port/db) or run one at {DEFAULT_PG_URL} "
+    "(.ci/run starts it)"
+)
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not PG_URL, reason=PG_SKIP))]
 
 

@@ -58,7 +58,7 @@ def test_the_playground_runs_when_no_token_is_set_or_when_asked_for(monkeypatch)
     with_tokens = Settings(_env_file=None, telegram_bot_token="1:x", discord_bot_token="y")
     assert chosen_adapters(with_tokens, playground=False) == ["telegram", "discord"]
     assert chosen_adapters(with_tokens, playground=True) == ["telegram", "discord", "playground"]
-    assert ADAPTERS["playground"] == "bot.playground" and ADAPTERS["discord"] == "bot.discord"
+    assert ADAPTERS == {"telegram": "bot.telegram", "discord": "bot.discord", "playground": "bot.playground"}
 
 
 def test_a_busy_port_is_a_clear_error(tmp_path):
@@ -72,3 +72,10 @@ def test_a_busy_port_is_a_clear_error(tmp_path):
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert f"port {busy}" in err and "--port" in err
+
+
+def test_malformed_telegram_token_is_named_and_exits_non_zero(tmp_path):
+    proc = start_bot({"DATA_DIR": str(tmp_path), "TELEGRAM_BOT_TOKEN": "12345:short"})
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN is malformed" in err and "@BotFather" in err

@@ -8,7 +8,7 @@ import pytest
 
 from core.base import Action, BadState, Event
 from core.deberts import RULES, DebertsState
-from core.deberts.texts import TEXTS, describe
+from core.deberts.texts import EVENT_TYPES, describe
 from core.randomplay import play_game
 from tests.deberts_support import act, play_cards, start
 
@@ -178,7 +178,7 @@ SAMPLE = {
 
 
 def test_every_event_type_has_a_sentence_in_three_languages():
-    assert set(SAMPLE) == set(TEXTS)
+    assert set(SAMPLE) == set(EVENT_TYPES)
     for event in SAMPLE.values():
         texts = [describe(event, lang, ["Ann", "Bob", "Cat"]) for lang in ("en", "ru", "uk")]
         assert all(t and t.strip() == t for t in texts)
@@ -212,7 +212,7 @@ def test_real_games_only_emit_described_events():
             for lang in ("en", "ru", "uk"):
                 assert describe(event, lang)
             json.dumps(event.to_json())
-    assert seen <= set(TEXTS)
+    assert seen <= set(EVENT_TYPES)
     assert {"deal", "trump_named", "pass", "extra_dealt", "card_played", "trick_won", "last_trick"} <= seen
     assert {"round_result", "game_won", "runs", "runs_counted", "seven_swapped", "bella"} <= seen
 

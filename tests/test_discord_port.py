@@ -43,10 +43,10 @@ async def test_commands_are_synced_and_new_opens_the_table_in_place_of_the_place
         assert [c["name"] for c in fake.commands] == list(COMMANDS) == list(SPECS)
         new = next(c for c in fake.commands if c["name"] == "new")
         assert [o["value"] for o in new["options"][0]["choices"]] == ["thousand", "deberts", "kozel"]
-        rec = await fake.slash(ALICE, "new", {"game": "kozel", "options": "fish=1"})
+        rec = await fake.slash(ALICE, "new", {"game": "kozel", "players": 4})
         await run.settle(rec)
         cmd = app.received[0]
-        assert (cmd.name, cmd.args, cmd.user.id, cmd.user.language) == ("new", "kozel fish=1", str(ALICE.id), "en-US")
+        assert (cmd.name, cmd.args, cmd.user.id, cmd.user.language) == ("new", "kozel 4", str(ALICE.id), "en-US")
         assert cmd.chat is not None and cmd.chat.id == str(rec.channel_id)
         [table] = fake.channel_messages()
         assert table.id == rec.original_id  # the answer replaced "thinking…", it is not a second message
@@ -116,19 +116,27 @@ async def test_private_messages_need_a_live_interaction_and_the_invitation_bring
     app = StandIn()
     async with running(fake, app) as run:
         table = await open_table(run, fake)
-        await run.settle(await fake.click(ALICE, table, "Join"))
+        for user in (ALICE, BOB):
+            await run.settle(await fake.click(user, table, "Join"))
         await run.settle(await fake.click(ALICE, table, "Show my hand"))
         [hand] = fake.ephemeral_for(ALICE)
-        fake.advance(16 * 60)  # the token of "Show my hand" is dead
+        # Bob never asked for his hand: his Join press is a live interaction, so it reaches him privately
+        await app._show(app.players[1], None)
+        await run.settle()
+        assert [m.content[:10] for m in fake.ephemeral_for(BOB)] == ["Your hand:"]
+        fake.advance(16 * 60)  # every token is dead now
         await app.refresh_hands()
         await run.settle()
-        assert app.invited == [str(ALICE.id)]
-        invitation = fake.channel_messages()[-1]
-        assert invitation.content.startswith(f"<@{ALICE.id}> alice, your cards are waiting.")
+        assert app.invited == [str(ALICE.id), str(BOB.id)]
+        # one invitation for the table, mentioning both
+        [invitation] = [m for m in fake.channel_messages() if m.id != table.id]
+        assert invitation.content == (
+            f"<@{ALICE.id}> <@{BOB.id}>\nalice, your cards are waiting.\nbob, your cards are waiting."
+        )
         rec = await fake.click(ALICE, invitation, "Show my hand")
         await run.settle(rec)
         start = app.received[-1]
-        assert type(start).__name__ == "PrivateStart" and start.payload == f"t1-{ALICE.id}"
+        assert type(start).__name__ == "PrivateStart" and start.payload == "t1"
         fresh = fake.ephemeral_for(ALICE)[-1]
         assert fresh.id != hand.id and fresh.content.startswith("Your hand:")
         # a press on the fresh hand gives a fresh token: the hand is edited through it

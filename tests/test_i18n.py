@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import UTC, datetime
+from fnmatch import fnmatch
+from pathlib import Path
 
 import pytest
 
-from core.i18n import LANGS, N_, normalize, number, t, tn, translations, when
+from core.i18n import LANGS, LOCALE_DIR, N_, normalize, number, t, tn, translations, when
 from core.i18n.counts import COUNTED
+from renderers.labels import word
 
 COUNTS = (0, 1, 2, 5, 11, 21, 22, 25, 101, 111)
 # the word each count above needs: one / few / many (ru and uk have three forms)
@@ -76,7 +80,24 @@ def test_n_marks_only():
 def test_catalogs_compile_once_per_language():
     assert translations("ru") is translations("ru")
     assert translations("ru") is not translations("uk")
-    assert translations("ru-RU") is not None and translations("zz").gettext("Trump") == "Trump"
+    assert translations("ru-RU") is translations("ru") and translations("zz") is translations("en")
+    assert translations("zz").gettext("Trump") == "Trump"
+
+
+def test_picture_words_come_from_the_catalogs():
+    assert word("bazaar", "uk") == "Базар" and word("made", "ru") == "сыграно"
+    assert word("circle", "uk-UA", n=2) == "Коло 2" and word("target", "xx", n=301) == "to 301"
+    with pytest.raises(KeyError):
+        word("no_such_word", "ru")
+
+
+def test_catalog_sources_ship_as_package_data():
+    """A non-editable ``pip install .`` (the Dockerfile) must carry every catalog: pyproject's globs cover them."""
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["core.i18n"]
+    files = [p.relative_to(LOCALE_DIR.parent).as_posix() for p in LOCALE_DIR.rglob("*") if p.is_file()]
+    assert len(files) == len(LANGS) + 1
+    assert [f for f in files if not any(fnmatch(f, pattern) for pattern in data)] == []
 
 
 def test_numbers_follow_each_language():

@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 
 from core.i18n import LANGS, LOCALE_DIR
 from core.i18n.catalogs import read_catalog
+from core.i18n.glossary import TERMS
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
@@ -89,3 +90,26 @@ def test_english_catalog_is_the_source_language():
     catalog = read_catalog("en")
     assert catalog.num_plurals == 2
     assert all(not any(m.string) if isinstance(m.string, tuple) else not m.string for m in list(catalog)[1:])
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_translations_use_the_glossary_terms(lang):
+    """A msgid naming a game term ("barrel", "tile", "bait", ...) is translated with that language's term."""
+    misses = []
+    for message in read_catalog(lang):
+        if not message.id:
+            continue
+        ids = (message.id,) if isinstance(message.id, str) else message.id
+        forms = (message.string,) if isinstance(message.string, str) else message.string
+        words = re.sub(r"\{[^}]*\}", " ", ids[0])
+        for term in TERMS:
+            if re.search(r"(?<![a-z])" + re.escape(term.en), words, re.IGNORECASE):
+                stems = term.ru_stems if lang == "ru" else term.uk_stems
+                misses += [(term.en, form) for form in forms if not any(s in form.lower() for s in stems)]
+    assert misses == []
+
+
+def test_glossary_page_lists_every_term():
+    page = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert [t.en for t in TERMS if f"| {t.en} |" not in page] == []
+    assert [t for t in TERMS if t.ru not in page or t.uk not in page] == []

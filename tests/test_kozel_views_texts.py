@@ -120,7 +120,7 @@ def test_every_event_type_occurs_and_has_a_sentence_in_every_language():
 def test_names_are_used():
     event = Event("went_out", 2, {})
     assert texts.describe(event, "en", ["Masha", "Alex", "Olya"]) == "Olya goes out!"
-    assert texts.describe(event, "uk") == "Гравець 3 вийшов — кісток не лишилося!"
+    assert texts.describe(event, "uk") == "Гравець 3 виходить — кісток не лишилося!"
     assert "Игрок 3" in texts.describe(event, "ru")
     assert (
         texts.describe(Event("drew", 0, {"count": 3, "bazaar": 4}), "ru")

@@ -116,8 +116,9 @@ async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site
     lobby = app.lobbies["den"]
     assert [(c.name, c.args) for c in app.commands] == [("lang", "uk"), ("new", "kozel 3")]
     assert (lobby.seats, lobby.sitting, lobby.started) == (
-        (3, ["Boris", "computer (strong)"], False) if people else (3, ["Boris", "computer (strong)",
-                                                                        "computer (normal)"], True)
+        (3, ["Boris", "computer (strong)"], False)
+        if people
+        else (3, ["Boris", "computer (strong)", "computer (normal)"], True)
     )
     kinds = [p.payload.split(".")[0] for p in app.presses]  # the host sits at /new: no Join, no seats button
     assert kinds == ["c"] + ([] if people else ["c", "s"])

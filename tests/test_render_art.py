@@ -62,9 +62,39 @@ def test_clean_name_strips_emoji_and_keeps_cyrillic():
     assert text.clean_name("Bob 🔥🔥") == "Bob"
     assert text.clean_name("Ґалина\u200d Їжак") == "Ґалина Їжак"
     assert text.clean_name("👍👍", "Seat 2") == "Seat 2"
-    assert text.clean_name("Chen 陈静") == "Chen"
+    assert text.clean_name("Chen 陈静") == "Chen 陈静"  # drawn with the fallback font
+    assert text.clean_name("Thai \U000e0061") == "Thai"  # a tag character no font draws
     assert text.clean_name("a\nb\x00c") == "a bc"
     assert labels.seat_names(["", None, "Ann"], 4, "ru") == ["Игрок 1", "Игрок 2", "Ann", "Игрок 4"]
+
+
+def test_names_are_short_and_never_collide():
+    names = labels.seat_names(["Александр Петров", "Александр Сидоров", "Bob 🔥", "陈静"], 4, "ru")
+    assert names == ["Александр П.", "Александр С.", "Bob", "陈静"]
+    alike = labels.seat_names(["Александр Петров", "Александр Петренко", "Ann", "Ann"], 4, "uk")
+    assert alike == ["Александр Петро.", "Александр Петре.", "Ann (3)", "Ann (4)"]
+    assert len({n.casefold() for n in alike}) == 4
+    # a script DejaVu lacks keeps the real name, never "Игрок N" beside real names
+    assert labels.seat_names(["李小龙", "Bob"], 2, "ru") == ["李小龙", "Bob"]
+
+
+def test_fallback_font_draws_a_script_dejavu_lacks():
+    assert not text.has_glyph("陈") and text.has_fallback_glyph("陈")
+    assert text.runs("Chen 陈静") == (("Chen ", False), ("陈静", True))
+    sprite = text.text_sprite("陈静", 30, (255, 255, 255, 255), True)
+    assert sprite.getchannel("A").getbbox() is not None and sprite.width >= 50
+    licence = (text.FONT_DIR / "LICENSE-DroidSansFallback.txt").read_text(encoding="utf-8")
+    assert "Apache License" in licence and text.FALLBACK.stat().st_size > 1_000_000
+
+
+def test_names_that_still_look_alike_keep_their_distinguishing_part_when_cut():
+    from renderers.names import fit_name
+
+    a, b = labels.seat_names(["Александра Константинопольская", "Александра Константинова"], 2, "ru")
+    assert a != b
+    width = 260
+    fa, fb = fit_name(a, 30, True, width), fit_name(b, 30, True, width)
+    assert fa != fb and text.text_width(fa, 30, True) <= width and text.text_width(fb, 30, True) <= width
 
 
 def test_ellipsize_fits_the_measured_width():
@@ -79,13 +109,13 @@ def test_ellipsize_fits_the_measured_width():
 def test_long_name_never_leaves_its_plate():
     """Draw a plate with the longest names on a blank canvas: nothing outside the plate changes."""
     for name in ("Ш" * 32, "W" * 32, "Александра Константинопольская"):
-        for kwargs in ({}, {"dealer": True, "crown": True, "active": False}):
-            bg = Image.new("RGB", (T.WIDTH, T.HEIGHT), (0, 0, 0))
+        for kwargs in ({}, {"dealer": "С", "crown": True, "active": False}):
+            bg = Image.new("RGB", T.size(3), (0, 0, 0))
             im = bg.copy()
             spot = T.layout(3)[0]
             T.draw_plate(im, spot, name, "-1000", **kwargs)
-            x0, y0 = spot.plate[0] - T.PLATE_W // 2, spot.plate[1] - T.PLATE_H // 2
-            box = (x0, y0, x0 + T.PLATE_W, y0 + T.PLATE_H)
+            x0, y0 = spot.plate[0] - spot.plate_w // 2, spot.plate[1] - T.PLATE_H // 2
+            box = (x0, y0, x0 + spot.plate_w, y0 + T.PLATE_H)
             outside = im.copy()
             outside.paste((0, 0, 0), box)
             assert outside.getbbox() is None, f"{name!r} drawn outside its plate"

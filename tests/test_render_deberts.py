@@ -35,9 +35,9 @@ def test_every_picture_renders(positions, players):
     assert set(positions[players]) == set(MOMENTS)
     for state in positions[players].values():
         pub = state.view(None)
-        assert _decode(render_table(pub, NAMES[:players], lang="uk").data).size == (T.WIDTH, T.HEIGHT)
+        assert _decode(render_table(pub, NAMES[:players], lang="uk").data).size == T.size(players)
         own = state.view(state.to_act)
-        assert _decode(render_table(own, NAMES[:players], style="four").data).size == (T.WIDTH, T.HEIGHT)
+        assert _decode(render_table(own, NAMES[:players], style="four").data).size == T.size(players)
         if own["hand"]:
             hand = _decode(render_hand(own).data)
             assert hand.width > hand.height
@@ -74,7 +74,7 @@ def test_public_table_never_shows_a_hidden_card(positions, players):
                 face = card_face(card, width)
                 assert not contains(im, face, card_core(face)), f"{card} shown at {width}px in {moment}"
         shown = pub["open_card"]["shown"]
-        width = T.TRICK_CARD if moment == "bidding" else T.MINI_CARD
+        width = T.trick_card(players) if moment == "bidding" else T.MINI_CARD
         assert contains(im, card_face(shown, width), card_core(card_face(shown, width)))
 
 

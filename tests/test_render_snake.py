@@ -63,7 +63,7 @@ def test_all_28_tiles_fit_without_overlap(players):
     # neighbours along the line touch the same value: each drawn tile keeps its pips
     assert [{p.first, p.second} for p in placed] == [{a, b} for a, b, _d in line]
     im = kozel.table_image(chain_view(players, line), ["Ω" * 32] * players)
-    assert im.size == (T.WIDTH, T.HEIGHT)
+    assert im.size == T.size(players)
     for a, b, _d in line[::9]:  # the probe finds chain tiles in the picture
         assert any(contains(im, s, tile_core(s)) for s in _sprites(a, b, length))
 

@@ -42,10 +42,10 @@ def test_every_picture_renders_for_every_seat_count(positions, players):
         pub = state.view(None)
         pic = render_table(pub, NAMES[:players], lang="ru")
         im = _decode(pic)
-        assert im.size == (T.WIDTH, T.HEIGHT) and _within_limits(im, pic.data)
+        assert im.size == T.size(players) and _within_limits(im, pic.data)
         seat = state.to_act
         own = state.view(seat)
-        assert _decode(render_table(own, NAMES[:players], style="four", lang="uk")).size == (T.WIDTH, T.HEIGHT)
+        assert _decode(render_table(own, NAMES[:players], style="four", lang="uk")).size == T.size(players)
         if own["hand"]:
             hpic = render_hand(own)
             him = _decode(hpic)
@@ -85,7 +85,7 @@ def test_public_table_never_shows_a_hidden_card(positions, players):
                 face = card_face(card, width)
                 assert not contains(im, face, card_core(face)), f"{card} at {width}px shown in {moment}"
         for entry in pub["trick"]:  # the probe does find what is really on the table
-            face = card_face(entry["card"], T.TRICK_CARD)
+            face = card_face(entry["card"], T.trick_card(players))
             assert contains(im, face, card_core(face))
 
 
@@ -138,7 +138,8 @@ def test_score_sheet_marks_every_event_and_folds_long_games(positions):
     redeal = dict(row, round=2, redeal=True, notes=[])
     rows = [row, redeal] + [dict(row, round=k, notes=[]) for k in range(3, 60)]
     im = sheet_image_for(base, rows)
-    assert im.height == sheet.PAD * 2 + sheet.HEAD_H + sheet.MAX_ROWS * sheet.ROW_H + sheet.FOOT_H
+    longer = sheet_image_for(base, rows + [dict(row, round=k, notes=[]) for k in range(60, 120)])
+    assert im.height == longer.height  # folded: only the last rounds are drawn, however long the game
     short = sheet_image_for(base, [row, redeal])
     assert short.height < im.height
 
@@ -160,3 +161,57 @@ def test_pictures_can_be_drawn_from_several_threads(positions):
         sheets = list(pool.map(lambda v: render_score_sheet(v, NAMES[: v["players"]]).data, views))
         tables = list(pool.map(lambda v: render_table(v, NAMES[: v["players"]]).data, views))
     assert sheets == alone and tables == alone_tables
+
+
+def test_sheet_shows_the_round_as_scored_and_each_penalty_apart():
+    """A made 105 beside a third bolt's −120 shows +105 and −120, never the −15 change of the total."""
+    from renderers import palette, shapes
+    from renderers.thousand import _sheet_row
+
+    notes = [
+        {"seat": 0, "type": "bolt_penalty", "value": -120},
+        {"seat": 1, "type": "dump_truck", "value": -555},
+    ]
+    row = {"round": 7, "scores": [-15, -495, 40], "totals": [300, 0, 420], "redeal": False, "declarer": 0,
+           "contract": 105, "made": True, "conceded": False, "golden": False, "notes": notes}  # fmt: skip
+    cells = _sheet_row(row, 3, "ru").cells
+
+    def ink(text, color, bold=False):
+        return sheet.ink(text, color, bold, sheet.SMALL_INK)
+
+    made, penalty = ink("+105", palette.INK_GREEN), ink("\u2212120", palette.INK_RED, True)
+    assert made in cells[0].parts and penalty in cells[0].parts
+    assert ink("\u221215", palette.INK_RED) not in cells[0].parts
+    assert shapes.stick(9, 28, (120, 90, 50)) in cells[0].parts  # the third bolt itself
+    assert ink("+60", palette.INK_GREEN) in cells[1].parts  # what he took in the round, then the truck
+    assert ink("555\u21920", palette.INK_BLUE, True) in cells[1].parts
+    assert cells[0].marker == palette.MARKER_YELLOW and cells[1].marker is None
+
+
+def test_four_player_sheet_marks_the_dealer_sitting_out(positions):
+    """Each row knows who sat out dealing: the seat dealt no cards in that round's record."""
+    from renderers.thousand import _row_dealers
+
+    for moment in ("round_over", "play"):
+        state = positions[4][moment]
+        v = state.view(None)
+        rows = v["score_sheet"]
+        dealt = [next(i for i, h in enumerate(r["deal"]["hands"]) if not h) for r in state.record()["rounds"]]
+        assert rows and _row_dealers(v, rows) == dealt[: len(rows)]
+
+
+def test_dealer_chip_speaks_the_chat_language_and_the_winner_has_no_barrel(positions):
+    from renderers import shapes
+    from renderers.thousand import _plate_marks
+    from tests.render_probe import contains
+
+    pub = positions[3]["bidding"].view(None)
+    for lang, letter in (("ru", "С"), ("uk", "Р"), ("en", "D")):
+        im = table_image(pub, NAMES[:3], lang=lang)
+        for other in {"С", "Р", "D"}:
+            chip = shapes.chip(48, other, (250, 250, 246), (40, 40, 48))
+            core = (14, 14, 34, 34)
+            assert contains(im, chip, core) == (other == letter), f"{other} chip in {lang}"
+    won = dict(pub, winner=1, barrel=[False, True, False], barrel_attempts=[0, 1, 0])
+    assert _plate_marks(won, 1) == []
+    assert _plate_marks(dict(won, winner=None), 1) != []

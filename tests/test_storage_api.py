@@ -54,8 +54,11 @@ async def test_users_and_chats_are_upserted(storage: Storage):
 
 async def test_people_bad_input_is_refused(storage: Storage):
     chat = await storage.chat("telegram", "-1", title="Kitchen")
-    with pytest.raises(InvalidInput):
-        await storage.user("telegram", "", "Nobody")
+    for platform, platform_id in [("telegram", ""), ("", "1"), ("telegram", "9" * 129), ("x" * 33, "1")]:
+        with pytest.raises(InvalidInput):
+            await storage.user(platform, platform_id, "Nobody")
+        with pytest.raises(InvalidInput):
+            await storage.chat(platform, platform_id)
     with pytest.raises(InvalidInput):
         await storage.set_chat_language(chat.id, "not a language")
     with pytest.raises(NotFound):
@@ -89,8 +92,9 @@ async def test_lobby_start_and_moves_round_trip(storage: Storage):
         (1, bob.id, None),
         (2, None, "strong"),
     ]
-    with pytest.raises(Conflict):  # a second edit from the same, now stale, revision
+    with pytest.raises(Conflict) as err:  # a second edit from the same, now stale, revision
         await storage.update_lobby(t.id, t.lobby_rev, players=4)
+    assert err.value.code == "out_of_date"
     assert [x.id for x in await storage.tables_for_user(bob.id)] == [t.id]
 
     rules = games.get("thousand")
@@ -277,6 +281,10 @@ async def test_timers_are_claimed_once_and_a_claim_clears_the_deadline(storage: 
         await storage.set_deadline(table.id, 0, now + timedelta(seconds=i - 3), "turn" if i % 2 else "remind")
     with pytest.raises(Conflict):
         await storage.set_deadline(tables[0].id, 5, now, "turn")
+    with pytest.raises(InvalidInput):
+        await storage.set_deadline(tables[0].id, 0, now, "k" * 33)
+    with pytest.raises(InvalidInput):
+        await storage.set_deadline(tables[0].id, 0, now.replace(tzinfo=None), "turn")
     batches = await asyncio.gather(*(storage.claim_due(now) for _ in range(4)))
     claimed = sorted(t.id for batch in batches for t in batch)
     assert claimed == sorted(t.id for t in tables[:4])  # due at -3, -2, -1 and 0 seconds; each exactly once

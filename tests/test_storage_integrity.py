@@ -139,3 +139,12 @@ async def test_a_missing_log_row_is_reported(storage: Storage):
     await storage.abandon_table(table.id)
     again, _ = await setup_table(storage, "kozel", 2, seed="new", chat="-100")
     assert again.chat_id == table.chat_id
+
+
+async def test_a_due_table_with_a_corrupt_state_is_marked_not_handed_out(storage: Storage):
+    table, state = await setup_table(storage, "kozel", 2, seed="bad-5")
+    now = datetime.now(UTC)
+    await storage.set_deadline(table.id, 0, now - timedelta(seconds=1), "turn")
+    await sql(storage, "UPDATE game_tables SET state = '{\"broken\": true}' WHERE id = :i", i=table.id)
+    assert await storage.claim_due(now) == []  # found by the claim itself, inside its write transaction
+    assert (await storage.table(table.id)).broken == "the state does not match its digest"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.base import Event
 from core.randomplay import play_game
 from core.rng import stream
 from core.thousand import RULES
 from core.thousand.playout import choose
-from core.thousand.texts import LANGS, TEMPLATES, describe
+from core.thousand.texts import EVENT_TYPES, LANGS, describe
 
 NAMES = ["Анна", "Bob", "Олесь", "Dee"]
 
@@ -34,7 +36,7 @@ def test_every_event_of_real_games_has_a_sentence_in_every_language():
             seen.add(event.type)
             for lang in LANGS:
                 text = describe(event, lang, NAMES)
-                assert event.type in TEMPLATES, event.type
+                assert event.type in EVENT_TYPES, event.type
                 assert "{" not in text and text.strip(), (event, lang, text)
     # the everyday events all occur in a dozen games
     assert {"bid", "pass", "bidding_won", "card_given", "contract", "card_played", "trick_won", "round_scored",
@@ -50,9 +52,11 @@ def test_sentences_use_names_and_languages():
     assert "555" in describe(dump, "en", NAMES) and describe(dump, "xx") == describe(dump, "en")
 
 
-def test_every_template_has_all_three_languages():
-    for kind, texts in TEMPLATES.items():
-        assert set(texts) == set(LANGS), kind
+def test_unknown_events_are_refused_and_ace_marriage_has_its_own_words():
+    with pytest.raises(ValueError, match="unknown thousand event"):
+        describe(Event("no_such_event", 0, {}), "ru")
+    ace = Event("marriage", 0, {"suit": "A", "points": 200, "trump": "S", "ace": True})
+    assert describe(ace, "ru", NAMES) == "Анна объявляет тузовый марьяж: +200. Козырь: ♠."
 
 
 def test_random_driver_finishes_games():

@@ -117,6 +117,10 @@ class TableClient(discord.AutoShardedClient):
             self.ack_delays.append(self.clock() - handle.received)
         return True
 
+    def _remember(self, handle: Handle) -> None:
+        if self.port is not None:
+            self.port.remember_user(str(handle.interaction.user.id), handle)
+
     async def tell(self, handle: Handle, text: str) -> None:
         """A short ephemeral note to the user behind ``handle`` (after the acknowledgement)."""
         try:
@@ -137,6 +141,7 @@ class TableClient(discord.AutoShardedClient):
         handle = Handle(interaction, self.clock())
         if not await self._ack(handle, thinking=True):
             return
+        self._remember(handle)
         cmd = Command(user_of(interaction), chat_of(interaction), name, args, handle=handle)
         try:
             await self._handler().command(cmd)
@@ -168,6 +173,7 @@ class TableClient(discord.AutoShardedClient):
         if not ids.is_payload(payload):
             await self.tell(handle, texts.out_of_date(handle.locale))
             return
+        self._remember(handle)
         ref = message_of(interaction)
         if ref is not None and ref.extra == "e" and self.port is not None:
             self.port.remember_press(ref, handle)
@@ -190,6 +196,7 @@ class TableClient(discord.AutoShardedClient):
         handle = Handle(interaction, self.clock())
         if not await self._ack(handle):
             return
+        self._remember(handle)
         start = PrivateStart(user_of(interaction), start_payload, handle=handle)
         try:
             await self._handler().private_start(start)

@@ -7,7 +7,7 @@ name's msgid is written with its slash (``"/new"``) so translators see it is a c
 and the translation is used only if Discord would accept it as a name (lower case, no spaces, 1–32 chars).
 
 A command's options are joined into ``Command.args`` in their declared order (``/new game:kozel
-options:...`` -> ``"kozel ..."``), the same line a Telegram user would type after ``/new``.
+players:4`` -> ``"kozel 4"``), the same line a Telegram user would type after ``/new``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One string option of a command; ``choices`` maps values to their (English) names."""
+    """One option of a command: a string (``choices`` maps values to their English names) or an integer."""
 
     name: str
     description: str
@@ -40,12 +40,17 @@ class Option:
 
 GAMES = (("thousand", N_("Thousand")), ("deberts", N_("Deberts")), ("kozel", N_("Kozel")))
 LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
-GAME_OPTION = Option("game", N_("The game to play"), required=True, choices=GAMES)
-SETTINGS_OPTION = Option("options", N_("Table settings, as /rules lists them"))
 
 # (name msgid, description msgid, options), in the order of bot.port.COMMANDS
 SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
-    "new": (N_("/new"), N_("Open a new table in this channel"), (GAME_OPTION, SETTINGS_OPTION)),
+    "new": (
+        N_("/new"),
+        N_("Open a new table in this channel"),
+        (
+            Option("game", N_("The game to play"), required=True, choices=GAMES),
+            Option("players", N_("How many seats (2 to 4)")),
+        ),
+    ),
     "join": (N_("/join"), N_("Take a seat at the table"), ()),
     "leave": (N_("/leave"), N_("Leave the table"), ()),
     "stop": (N_("/stop"), N_("Stop the game at this table"), ()),
@@ -54,7 +59,11 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
         N_("The rules and the table settings"),
         (Option("game", N_("The game to explain"), choices=GAMES),),
     ),
-    "settings": (N_("/settings"), N_("Show or change the table settings"), (SETTINGS_OPTION,)),
+    "settings": (
+        N_("/settings"),
+        N_("Show the table settings"),
+        (Option("game", N_("The game whose settings to show"), choices=GAMES),),
+    ),
     "lang": (
         N_("/lang"),
         N_("The language of the bot in this channel"),
@@ -67,12 +76,12 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
         (Option("game", N_("Only this game"), choices=GAMES),),
     ),
     "me": (N_("/me"), N_("Your rating and your games"), ()),
-    "history": (
-        N_("/history"),
-        N_("The last games played here"),
-        (Option("game", N_("Only this game"), choices=GAMES),),
+    "history": (N_("/history"), N_("The last games played here"), ()),
+    "export": (
+        N_("/export"),
+        N_("The record of a game as a file"),
+        (Option("number", N_("The number of a finished game, as /history shows it")),),
     ),
-    "export": (N_("/export"), N_("The record of the last game as a file"), ()),
     "help": (N_("/help"), N_("How to play with this bot"), ()),
 }
 
@@ -80,30 +89,32 @@ Runner = Callable[[discord.Interaction[Any], str, str], Awaitable[None]]
 
 
 def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[..., Awaitable[None]]:
-    """A callback whose signature discord.py reads as the command's parameters (all strings)."""
+    """A callback whose signature discord.py reads as the command's parameters."""
     shape = tuple((o.name, o.required) for o in options)
 
     async def plain(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, name, "")
 
-    async def game_and_options(interaction: discord.Interaction[Any], game: str, options: str = "") -> None:
-        await run(interaction, name, f"{game} {options}".strip())
+    async def game_and_players(
+        interaction: discord.Interaction[Any], game: str, players: app_commands.Range[int, 2, 4] | None = None
+    ) -> None:
+        await run(interaction, name, game if players is None else f"{game} {players}")
 
     async def game(interaction: discord.Interaction[Any], game: str = "") -> None:
         await run(interaction, name, game)
 
-    async def options(interaction: discord.Interaction[Any], options: str = "") -> None:
-        await run(interaction, name, options.strip())
-
     async def language(interaction: discord.Interaction[Any], language: str = "") -> None:
         await run(interaction, name, language)
 
+    async def number(interaction: discord.Interaction[Any], number: app_commands.Range[int, 1] | None = None) -> None:
+        await run(interaction, name, "" if number is None else str(number))
+
     shapes: dict[tuple[tuple[str, bool], ...], Callable[..., Awaitable[None]]] = {
         (): plain,
-        (("game", True), ("options", False)): game_and_options,
+        (("game", True), ("players", False)): game_and_players,
         (("game", False),): game,
-        (("options", False),): options,
         (("language", False),): language,
+        (("number", False),): number,
     }
     return shapes[shape]
 

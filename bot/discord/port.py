@@ -28,7 +28,7 @@ import discord
 from bot.discord import texts
 from bot.discord.client import PLATFORM, Handle, TableClient
 from bot.discord.items import StartButton, build_view
-from bot.discord.layout import files, plan_rows, text_parts
+from bot.discord.layout import MAX_CONTENT, clip, files, plan_rows, text_parts
 from bot.discord.limiter import EditQueue
 from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
 
@@ -56,6 +56,8 @@ class DiscordPort:
         self.edits = EditQueue(self._edit_now, edit_interval)
         self._moved: dict[str, MessageRef] = {}  # message id -> the message that shows its content now
         self._presses: dict[str, Handle] = {}  # ephemeral message id -> the latest press made on it
+        self._latest: dict[str, Handle] = {}  # user id -> his latest interaction (any command or press)
+        self._invites: dict[tuple[str, str], tuple[MessageRef, list[str], list[str]]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -76,6 +78,16 @@ class DiscordPort:
         while ref.message_id in self._moved:
             ref = self._moved[ref.message_id]
         return ref
+
+    def remember_user(self, user_id: str, handle: Handle) -> None:
+        """The user's latest interaction: private messages can reach him through it for 15 minutes."""
+        known = self._latest.get(user_id)
+        if known is None or known.received <= handle.received:
+            self._latest[user_id] = handle
+        if len(self._latest) > 10_000:
+            now = self.clock()
+            for uid in [u for u, h in self._latest.items() if now > h.received + TOKEN_LIFETIME]:
+                del self._latest[uid]
 
     def remember_press(self, ref: MessageRef, handle: Handle) -> None:
         """A press on an ephemeral message: its token can edit that message for the next 15 minutes."""
@@ -151,6 +163,8 @@ class DiscordPort:
     ) -> MessageRef:
         handle = _handle(via)
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
+            handle = self._latest.get(user.id)
+        if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
             raise Unreachable(f"no live interaction of user {user.id} to answer through")
         pressed = via.message if isinstance(via, Press) else None
         if pressed is not None and pressed.extra == "e" and not handle.used:
@@ -220,20 +234,37 @@ class DiscordPort:
         await self.client.tell(handle, text)
 
     async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
-        """A channel message mentioning the user, with a button that shows him his private view."""
-        lang = user.language or chat.language
+        """A channel message mentioning the user, with a button that shows him his private view.
+
+        Invitations to the same table (same start payload) in one channel share one message: a second user
+        is added to it (his mention and the application's line for him) instead of a new message each."""
+        lang = chat.language or user.language  # one message for everyone invited: the channel's language
+        key = (chat.id, start_payload)
+        known = self._invites.get(key)
+        mentions, lines = ([], []) if known is None else (known[1], known[2])
+        if user.id not in mentions:
+            mentions.append(user.id)
+            lines.append(msg.text)
+        content = clip(" ".join(f"<@{uid}>" for uid in mentions) + "\n" + "\n".join(lines), MAX_CONTENT)
         view = self._view(msg, [StartButton.make(texts.open_hand(lang), start_payload)])
-        content, embed = text_parts(msg)
-        content = f"<@{user.id}> {content}".strip()
-        kwargs: dict[str, Any] = {
-            "files": files(msg),
-            "view": view,
-            "allowed_mentions": discord.AllowedMentions(users=True, everyone=False, roles=False),
-        }
-        if embed is not None:
-            kwargs["embed"] = embed
-        sent = await self._messageable(chat.id).send(content, **kwargs)
-        return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+        mentions_allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        if known is not None:
+            try:
+                await (
+                    self._messageable(chat.id)
+                    .get_partial_message(int(known[0].message_id))
+                    .edit(content=content, view=view, allowed_mentions=mentions_allowed)
+                )
+                self._invites[key] = (known[0], mentions, lines)
+                return known[0]
+            except discord.NotFound:
+                pass
+        sent = await self._messageable(chat.id).send(
+            content, files=files(msg), view=view, allowed_mentions=mentions_allowed
+        )
+        ref = MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+        self._invites[key] = (ref, mentions, lines)
+        return ref
 
     async def close(self) -> None:
         await self.edits.close()

@@ -70,6 +70,20 @@ def _check_language(lang: str | None) -> None:
         raise InvalidInput(f"not a language code: {lang!r}", "bad_language", language=lang)
 
 
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and (not isinstance(kind, str) or not 0 < len(kind) <= 32):
+        raise InvalidInput("a deadline kind is a short name, e.g. 'turn'", "bad_deadline_kind")
+
+
+def _check_ids(platform: Any, platform_id: Any, thread: Any = None) -> None:
+    if not isinstance(platform, str) or not 0 < len(platform) <= 32:
+        raise InvalidInput("a platform is a short name, e.g. 'telegram'", "bad_platform")
+    if not isinstance(platform_id, str) or not 0 < len(platform_id) <= 128:
+        raise InvalidInput("a platform id is a string of 1 to 128 characters", "bad_platform_id")
+    if thread is not None and (not isinstance(thread, str) or len(thread) > 128):
+        raise InvalidInput("a thread id is a string of at most 128 characters", "bad_thread")
+
+
 def _check_time(value: datetime | None, what: str) -> None:
     if value is not None and (not isinstance(value, datetime) or value.tzinfo is None):
         raise InvalidInput(f"{what} must be a timezone-aware datetime", "bad_time")
@@ -172,8 +186,9 @@ class Storage:
     # ---- people and places -----------------------------------------------------------------------
     async def user(self, platform: str, platform_id: str, name: str, language: str | None = None) -> UserRec:
         """The user with this platform id, created or updated (a new name is written; language kept unless given)."""
-        if not platform or not isinstance(platform_id, str) or not platform_id:
-            raise InvalidInput("a user needs a platform and an id", "bad_user")
+        _check_ids(platform, platform_id)
+        if not isinstance(name, str):
+            raise InvalidInput("a user's name is a string", "bad_name")
         _check_language(language)
         ins = self._insert(U).values(
             platform=platform, platform_id=platform_id, name=name[:256], language=language, created_at=_now()
@@ -204,8 +219,9 @@ class Storage:
         self, platform: str, platform_id: str, thread: str | None = None, title: str = "", language: str | None = None
     ) -> ChatRec:
         """The chat (or forum topic) with this id, created or updated (a non-empty new title is written)."""
-        if not platform or not isinstance(platform_id, str) or not platform_id:
-            raise InvalidInput("a chat needs a platform and an id", "bad_chat")
+        _check_ids(platform, platform_id, thread)
+        if not isinstance(title, str):
+            raise InvalidInput("a chat title is a string", "bad_title")
         _check_language(language)
         ins = self._insert(C).values(
             platform=platform,
@@ -314,7 +330,11 @@ class Storage:
             return None, "the state is not a JSON object"
         return data, None
 
-    async def _load(self, conn: AsyncConnection, where: Any, order: Any = None) -> list[TableRec]:
+    async def _load(
+        self, conn: AsyncConnection, where: Any, order: Any = None, *, in_write: bool = False
+    ) -> list[TableRec]:
+        """Tables matching ``where`` with their seats; a state failing its digest marks the table broken
+        (on ``conn`` itself when it is a write transaction, else in a transaction of its own)."""
         stmt = select(T).where(where)
         if order is not None:
             stmt = stmt.order_by(order)
@@ -328,14 +348,19 @@ class Storage:
                 newly_broken.append((r.id, reason))
             out.append(self._table_rec(r, seats[r.id], state, r.broken or reason))
         for table_id, reason in newly_broken:
-            await self._mark_broken(table_id, reason)
+            if in_write:
+                await conn.execute(self._broken_stmt(table_id, reason))
+            else:
+                await self._mark_broken(table_id, reason)
         return out
+
+    @staticmethod
+    def _broken_stmt(table_id: int, reason: str) -> Any:
+        return update(T).where(T.c.id == table_id, T.c.broken.is_(None)).values(broken=reason, updated_at=_now())
 
     async def _mark_broken(self, table_id: int, reason: str) -> None:
         async with self._write() as conn:
-            await conn.execute(
-                update(T).where(T.c.id == table_id, T.c.broken.is_(None)).values(broken=reason, updated_at=_now())
-            )
+            await conn.execute(self._broken_stmt(table_id, reason))
 
     async def table(self, table_id: int) -> TableRec:
         """One table with its seats; ``NotFound`` if there is none. A state failing its digest marks it broken."""
@@ -470,7 +495,7 @@ class Storage:
             if row is None:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             if row.status != LOBBY or row.lobby_rev != lobby_rev or row.broken is not None:
-                raise await self._why_not(conn, table_id, "none")
+                raise await self._why_not(conn, table_id, LOBBY)
             new_players = row.players if players is None else players
             new_options = row.options if options is None else options
             _check_table_setup(row.game, new_players, new_options)
@@ -509,13 +534,14 @@ class Storage:
     ) -> TableRec:
         """Lobby -> playing at version 0 with the first state (every seat must be filled)."""
         _check_time(deadline, "deadline")
+        _check_kind(deadline_kind)
         text = self._state_text(state)
         async with self._write() as conn:
             row = (await conn.execute(select(*T_META).where(T.c.id == table_id))).first()
             if row is None:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             if row.status != LOBBY or row.lobby_rev != lobby_rev or row.broken is not None:
-                raise await self._why_not(conn, table_id, "none")
+                raise await self._why_not(conn, table_id, LOBBY)
             rules = _rules(row.game)
             try:
                 loaded = rules.from_json(state)
@@ -588,6 +614,7 @@ class Storage:
         if type(version) is not int or version < 0:
             raise InvalidInput("a version is a non-negative integer", "bad_version")
         _check_time(deadline, "deadline")
+        _check_kind(deadline_kind)
         if seat_updates:
             for s, fields in seat_updates.items():
                 if type(s) is not int or not isinstance(fields, dict) or not set(fields) <= _SEAT_FIELDS:
@@ -723,6 +750,7 @@ class Storage:
     ) -> None:
         """Arm (or clear with None) the table's timer, only if it is open and still at ``version``."""
         _check_time(deadline, "deadline")
+        _check_kind(kind)
         async with self._write() as conn:
             done = await conn.execute(
                 update(T)
@@ -759,8 +787,9 @@ class Storage:
             await conn.execute(
                 update(T).where(T.c.id.in_(ids), T.c.deadline.is_not(None)).values(deadline=None, deadline_kind=None)
             )
-            recs = await self._load(conn, T.c.id.in_(ids), T.c.id)
+            recs = await self._load(conn, T.c.id.in_(ids), T.c.id, in_write=True)
         claimed = {r.id: r for r in due}
+        recs = [t for t in recs if t.broken is None]  # a state that fails its digest now: marked, not handed out
         out = [
             dataclasses.replace(t, deadline=claimed[t.id].deadline, deadline_kind=claimed[t.id].deadline_kind)
             for t in recs

@@ -62,10 +62,13 @@ def _compiled(catalog: Catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+def translations(lang: str | None) -> gettext.NullTranslations:
+    """The translations of ``lang``, normalized first (``"ru-RU"`` and ``"ru"`` share one), compiled once."""
+    return _translations(normalize(lang))
+
+
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
-    """The translations of ``lang`` (normalized first), compiled once per process."""
-    lang = normalize(lang)
+def _translations(lang: str) -> gettext.NullTranslations:
     if not po_path(lang).exists():
         return gettext.NullTranslations()
     return _compiled(read_catalog(lang))

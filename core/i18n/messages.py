@@ -13,13 +13,13 @@ def t(lang: str | None, msgid: str, **params: object) -> str:
 
     Without params the translation is returned as it is (braces in it stay literal).
     """
-    text = translations(lang or "en").gettext(msgid)
+    text = translations(lang).gettext(msgid)
     return text.format(**params) if params else text
 
 
 def tn(lang: str | None, singular: str, plural: str, n: int, **params: object) -> str:
     """The form of a counted message that ``n`` needs in ``lang``; ``{n}`` is filled in with the others."""
-    text = translations(lang or "en").ngettext(singular, plural, n)
+    text = translations(lang).ngettext(singular, plural, n)
     return text.format(n=n, **params)
 
 

@@ -1,0 +1,101 @@
+"""Flood control: Telegram's limits kept before they are hit, and ``retry_after`` honoured when it answers 429.
+
+* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``);
+* every message or edit in a chat first takes that chat's write slot from the ``Coordinator``: at most one per
+  ``interval`` in a group (``private_interval`` in a private chat, where Telegram tolerates short bursts) and
+  at most ``group_per_minute`` per minute in a group, across all workers;
+* writes to one chat leave this worker one at a time, in order.
+
+Coalescing of table edits (the latest picture wins) sits on top of this, in ``bot.telegram.port``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter
+from aiolimiter import AsyncLimiter
+
+from bot.telegram.coordination import Coordinator
+
+T = TypeVar("T")
+MAX_ATTEMPTS = 6
+
+
+class FloodControl:
+    def __init__(
+        self,
+        coordinator: Coordinator,
+        *,
+        interval: float = 1.0,
+        private_interval: float = 0.5,
+        group_per_minute: int = 20,
+        global_per_second: int = 30,
+    ) -> None:
+        self.coordinator = coordinator
+        self.interval = interval
+        self.private_interval = private_interval
+        self.group_per_minute = group_per_minute
+        self.limiter = AsyncLimiter(global_per_second, 1)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)
+
+    def lock(self, chat_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    async def turn(self, chat_id: str, *, group: bool) -> None:
+        """Wait until this chat may get its next message or edit, and take that turn."""
+        per_minute = self.group_per_minute if group else 0
+        interval = self.interval if group else self.private_interval
+        while True:
+            wait = await self.coordinator.acquire(chat_id, interval, per_minute)
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        await self.limiter.acquire()
+
+    async def try_turn(self, chat_id: str, *, group: bool) -> bool:
+        """Take the chat's turn if it is free now; False (and nothing taken) if not."""
+        per_minute = self.group_per_minute if group else 0
+        interval = self.interval if group else self.private_interval
+        if await self.coordinator.acquire(chat_id, interval, per_minute) > 0:
+            return False
+        await self.limiter.acquire()
+        return True
+
+    async def hold(self, chat_id: str, retry_after: float) -> None:
+        self.retries += 1
+        await self.coordinator.hold(chat_id, retry_after)
+
+    async def write(self, chat_id: str, call: Callable[[], Awaitable[T]], *, group: bool) -> T:
+        """One message or edit to a chat: in this chat's order, in its turn, again after a 429 or a network
+        failure (a few times; then the error goes up)."""
+        async with self.lock(chat_id):
+            for attempt in range(1, MAX_ATTEMPTS + 1):
+                await self.turn(chat_id, group=group)
+                try:
+                    return await call()
+                except TelegramRetryAfter as e:
+                    if attempt == MAX_ATTEMPTS:
+                        raise
+                    await self.hold(chat_id, e.retry_after)
+                except TelegramNetworkError:
+                    if attempt == MAX_ATTEMPTS:
+                        raise
+                    await asyncio.sleep(0.2 * attempt)
+            raise AssertionError("unreachable")
+
+    async def request(self, call: Callable[[], Awaitable[T]]) -> T:
+        """A request that is not a message in a chat (answerCallbackQuery, getMe): the global limit only."""
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            await self.limiter.acquire()
+            try:
+                return await call()
+            except TelegramRetryAfter as e:
+                if attempt == MAX_ATTEMPTS:
+                    raise
+                self.retries += 1
+                await asyncio.sleep(e.retry_after)
+        raise AssertionError("unreachable")

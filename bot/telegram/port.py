@@ -1,0 +1,300 @@
+"""``TelegramPort``: the application's ``bot.port.Port`` on the Telegram Bot API (aiogram 3).
+
+Public messages go to the group (or forum topic) as a photo with a caption or as text, with inline buttons.
+Table edits are coalesced per message: while one edit waits for the chat's turn (``bot.telegram.flood``), a
+newer one replaces it, so the latest picture always wins and a move never costs more than one group edit.
+Private messages go to the user's chat with the bot; Telegram answers 403 until he has pressed Start, which
+becomes ``Unreachable``. A message that was deleted is posted again and later edits follow it there.
+
+What a ``MessageRef`` carries: ``chat_id``, ``message_id``, ``thread`` (forum topic) and in ``extra`` what the
+message shows (``photo:<hash>``, ``text`` or ``document``), so that the right edit method is used after a
+restart; the coordinator keeps the newest of this, and where a re-posted message went, for every worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections import OrderedDict
+from dataclasses import replace
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError, TelegramRetryAfter
+from aiogram.types import BufferedInputFile, InputMediaPhoto, ReplyParameters
+from aiogram.types import Message as TgMessage
+
+from bot.port import (
+    MAX_CAPTION,
+    MAX_TEXT,
+    Button,
+    Chat,
+    Command,
+    Message,
+    MessageGone,
+    MessageRef,
+    Press,
+    PrivateStart,
+    Unreachable,
+    User,
+)
+from bot.telegram import texts
+from bot.telegram.flood import MAX_ATTEMPTS, FloodControl
+from bot.telegram.keyboards import deep_link, markup
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+MAX_ANSWER = 200  # characters of a callback answer
+FILE_CACHE = 512  # pictures whose Telegram file_id is remembered (sent again without uploading)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=10).hexdigest()
+
+
+def shows(msg: Message) -> str:
+    """What a message shows, as kept in ``MessageRef.extra``."""
+    if msg.document is not None:
+        return "document"
+    if msg.image is not None:
+        return f"photo:{digest(msg.image)}"
+    return "text"
+
+
+def key_of(ref: MessageRef) -> str:
+    return f"{ref.chat_id}:{ref.message_id}"
+
+
+class _Repost(Exception):
+    """The message cannot be edited into the new content (gone, or another kind): post it again."""
+
+    def __init__(self, delete_old: bool) -> None:
+        self.delete_old = delete_old
+
+
+class TelegramPort:
+    platform = PLATFORM
+
+    def __init__(self, bot: Bot, flood: FloodControl, *, username: str = "") -> None:
+        self.bot = bot
+        self.flood = flood
+        self.coordinator = flood.coordinator
+        self.username = username
+        self._file_ids: OrderedDict[str, str] = OrderedDict()
+        self._pending: dict[str, tuple[int, Message]] = {}
+        self._lanes: dict[str, asyncio.Task] = {}
+        self.edits_coalesced = 0
+
+    async def open(self) -> None:
+        """Learn the bot's username (for deep links and ``/cmd@bot``)."""
+        me = await self.flood.request(self.bot.me)
+        self.username = me.username or self.username
+
+    async def close(self) -> None:
+        """Show the edits still waiting for their turn, then stop."""
+        await self.idle()
+        await self.coordinator.close()
+
+    async def idle(self) -> None:
+        """Wait until every queued table edit has been shown (or dropped for a newer one)."""
+        while self._lanes:
+            await asyncio.gather(*list(self._lanes.values()), return_exceptions=True)
+
+    # ------------------------------------------------------------------------------------------ sending
+    def _photo(self, msg: Message) -> BufferedInputFile | str:
+        assert msg.image is not None
+        file_id = self._file_ids.get(digest(msg.image))
+        return file_id or BufferedInputFile(msg.image, filename=msg.image_name)
+
+    def _learn_file(self, msg: Message, sent: TgMessage) -> None:
+        if msg.image is not None and sent.photo:
+            self._file_ids[digest(msg.image)] = sent.photo[-1].file_id
+            while len(self._file_ids) > FILE_CACHE:
+                self._file_ids.popitem(last=False)
+
+    async def _post(self, chat_id: str, msg: Message, thread: str | None, reply_to: int | None) -> TgMessage:
+        """One ``sendMessage`` / ``sendPhoto`` / ``sendDocument``, no limiter (the caller holds the turn)."""
+        kb = markup(msg.buttons)
+        common = {
+            "chat_id": int(chat_id),
+            "reply_markup": kb,
+            "message_thread_id": int(thread) if thread else None,
+            "reply_parameters": ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+            if reply_to
+            else None,
+        }
+        if msg.document is not None:
+            doc = BufferedInputFile(msg.document.data, filename=msg.document.filename)
+            return await self.bot.send_document(document=doc, caption=clip(msg.text, MAX_CAPTION) or None, **common)
+        if msg.image is not None:
+            sent = await self.bot.send_photo(photo=self._photo(msg), caption=clip(msg.text, MAX_CAPTION), **common)
+            self._learn_file(msg, sent)
+            return sent
+        return await self.bot.send_message(text=clip(msg.text, MAX_TEXT), **common)
+
+    async def _remember(self, sent: TgMessage, msg: Message, thread: str | None) -> MessageRef:
+        ref = MessageRef(PLATFORM, str(sent.chat.id), str(sent.message_id), thread, shows(msg))
+        await self.coordinator.put("shows:" + key_of(ref), ref.extra)
+        return ref
+
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+        reply = reply_to.handle if reply_to is not None and isinstance(reply_to.handle, int) else None
+        sent = await self.flood.write(chat.id, lambda: self._post(chat.id, msg, chat.thread, reply), group=True)
+        return await self._remember(sent, msg, chat.thread)
+
+    async def send_private(
+        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+    ) -> MessageRef:
+        try:
+            sent = await self.flood.write(user.id, lambda: self._post(user.id, msg, None, None), group=False)
+        except TelegramForbiddenError as e:
+            raise Unreachable(e.message) from e
+        except TelegramBadRequest as e:
+            if "chat not found" in e.message:
+                raise Unreachable(e.message) from e
+            raise
+        return await self._remember(sent, msg, None)
+
+    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+        label = texts.open_private(user.language or chat.language)
+        link = Button(label, url=deep_link(self.username, start_payload), style="primary")
+        return await self.send_public(chat, replace(msg, buttons=(*msg.buttons, (link,))))
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        query_id = str(press.handle)
+        short = clip(text, MAX_ANSWER) if text else None
+        try:
+            await self.flood.request(
+                lambda: self.bot.answer_callback_query(query_id, text=short, show_alert=alert or None)
+            )
+        except TelegramBadRequest as e:  # too late (over 15 minutes, or after a restart): nothing to answer
+            log.info("callback %s not answered: %s", query_id, e.message)
+
+    # ------------------------------------------------------------------------------------------ editing
+    async def current(self, ref: MessageRef) -> MessageRef:
+        """The reference after following re-posts (a deleted table message posted again)."""
+        for _ in range(8):
+            moved = await self.coordinator.get("moved:" + key_of(ref))
+            if not moved:
+                break
+            ref = replace(ref, message_id=moved)
+        known = await self.coordinator.get("shows:" + key_of(ref))
+        return replace(ref, extra=known) if known else ref
+
+    async def _show(self, ref: MessageRef, msg: Message, *, group: bool) -> MessageRef:
+        """Edit ``ref`` into ``msg`` (one attempt; the caller holds the chat's turn), or post it again."""
+        chat_id, message_id = int(ref.chat_id), int(ref.message_id)
+        kb = markup(msg.buttons)
+        state = shows(msg)
+        try:
+            if msg.document is not None or (state == "text") != (ref.extra == "text") or not ref.extra:
+                raise _Repost(delete_old=True)
+            if state == "text":
+                await self.bot.edit_message_text(text=clip(msg.text, MAX_TEXT), chat_id=chat_id,
+                                                 message_id=message_id, reply_markup=kb)
+            elif state == ref.extra:
+                await self.bot.edit_message_caption(caption=clip(msg.text, MAX_CAPTION), chat_id=chat_id,
+                                                    message_id=message_id, reply_markup=kb)
+            else:
+                media = InputMediaPhoto(media=self._photo(msg), caption=clip(msg.text, MAX_CAPTION))
+                sent = await self.bot.edit_message_media(media=media, chat_id=chat_id, message_id=message_id,
+                                                         reply_markup=kb)
+                if isinstance(sent, TgMessage):
+                    self._learn_file(msg, sent)
+        except TelegramBadRequest as e:
+            text = e.message.lower()
+            if "not modified" in text:
+                pass
+            elif "not found" in text or "message_id_invalid" in text:
+                return await self._repost(ref, msg, group=group, delete_old=False)
+            elif "there is no" in text or "can't be edited" in text:
+                return await self._repost(ref, msg, group=group, delete_old=True)
+            else:
+                raise
+        except _Repost as r:
+            return await self._repost(ref, msg, group=group, delete_old=r.delete_old)
+        await self.coordinator.put("shows:" + key_of(ref), state)
+        return replace(ref, extra=state)
+
+    async def _repost(self, ref: MessageRef, msg: Message, *, group: bool, delete_old: bool) -> MessageRef:
+        if delete_old:
+            with contextlib.suppress(TelegramBadRequest):
+                await self.bot.delete_message(int(ref.chat_id), int(ref.message_id))
+            await self.flood.turn(ref.chat_id, group=group)
+        sent = await self._post(ref.chat_id, msg, ref.thread, None)
+        new = await self._remember(sent, msg, ref.thread)
+        await self.coordinator.put("moved:" + key_of(ref), new.message_id)
+        log.info("message %s posted again as %s", key_of(ref), new.message_id)
+        return new
+
+    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+        ref = await self.current(ref)
+        key = key_of(ref)
+        version = await self.coordinator.bump(key)
+        if key in self._lanes:  # an edit of this message waits for its turn: it will show this content
+            if key in self._pending:
+                self.edits_coalesced += 1
+            self._pending[key] = (version, msg)
+            return ref
+        lock = self.flood.lock(ref.chat_id)
+        if not lock.locked() and await self.flood.try_turn(ref.chat_id, group=True):
+            async with lock:
+                if version < await self.coordinator.latest(key):
+                    return ref  # newer content arrived meanwhile (maybe at another worker): it wins
+                try:
+                    return await self._show(ref, msg, group=True)
+                except TelegramRetryAfter as e:
+                    await self.flood.hold(ref.chat_id, e.retry_after)
+                except TelegramForbiddenError as e:
+                    raise MessageGone(e.message) from e
+        if key in self._pending:
+            self.edits_coalesced += 1
+        self._pending[key] = (version, msg)
+        if key not in self._lanes:
+            self._lanes[key] = asyncio.create_task(self._drain(key, ref))
+        return ref
+
+    async def _drain(self, key: str, ref: MessageRef) -> None:
+        """Show the newest pending content of one table message, one edit per turn, until none is left."""
+        failures = 0
+        try:
+            while key in self._pending:
+                if self._pending[key][0] < await self.coordinator.latest(key):
+                    del self._pending[key]  # another worker holds newer content and will show it
+                    break
+                async with self.flood.lock(ref.chat_id):
+                    await self.flood.turn(ref.chat_id, group=True)
+                    item = self._pending.pop(key, None)
+                    if item is None or item[0] < await self.coordinator.latest(key):
+                        continue
+                    try:
+                        ref = await self._show(ref, item[1], group=True)
+                    except TelegramRetryAfter as e:
+                        await self.flood.hold(ref.chat_id, e.retry_after)
+                        self._pending.setdefault(key, item)
+                    except TelegramNetworkError:
+                        failures += 1
+                        if failures >= MAX_ATTEMPTS:
+                            raise
+                        self._pending.setdefault(key, item)
+                        await asyncio.sleep(0.2 * failures)
+        except Exception:  # noqa: BLE001 - nobody waits for a queued edit: the log is where it goes
+            self._pending.pop(key, None)
+            log.exception("table edit of %s failed", key)
+        finally:
+            self._lanes.pop(key, None)
+
+    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+        ref = await self.current(ref)
+        try:
+            return await self.flood.write(ref.chat_id, lambda: self._show(ref, msg, group=False), group=False)
+        except TelegramForbiddenError as e:
+            raise Unreachable(e.message) from e
+        except TelegramBadRequest as e:
+            raise MessageGone(e.message) from e

@@ -1,0 +1,36 @@
+"""The Telegram adapter's own words (the application writes everything else): the deep-link button, the
+answer to a button that is not ours, and the command menu; from the ``core.i18n`` catalogs."""
+
+from __future__ import annotations
+
+from core.i18n import N_, t
+
+COMMAND_HELP = {
+    "new": N_("Open a table for a new game"),
+    "join": N_("Take a seat at the table"),
+    "leave": N_("Leave the table"),
+    "stop": N_("Stop the game at this table"),
+    "rules": N_("Rules of the game"),
+    "settings": N_("Table conventions"),
+    "lang": N_("Language of the bot: /lang en, ru or uk"),
+    "score": N_("Score of the current game"),
+    "top": N_("Best players of this chat"),
+    "me": N_("My rating and games"),
+    "history": N_("Finished games"),
+    "export": N_("A game record as a file"),
+    "help": N_("How to play with the bot"),
+}
+
+
+def command_help(lang: str | None, name: str) -> str:
+    return t(lang, COMMAND_HELP[name])
+
+
+def open_private(lang: str | None) -> str:
+    # Translators: the button under "cannot write to you" in the group; it opens the bot's private chat
+    return t(lang, "Open the chat with the bot")
+
+
+def unknown_button(lang: str | None) -> str:
+    # Translators: the answer to a press on a button the bot did not make (a forged or foreign button)
+    return t(lang, "This button is no longer valid.")
