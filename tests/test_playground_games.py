@@ -83,13 +83,16 @@ async def open_table(page: Page, url: str, game: str, seats: int, level: str = "
 async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000) -> int:
     """Click one of my offered actions at random until ``done_js`` holds; returns the clicks made."""
     rng = random.Random(seed)
+    look_js = f"""() => ({{done: ({done_js})(), alert: !!document.querySelector("#alert[open]"),
+                         offered: ({ACTIONS_JS})()}})"""
     clicks = 0
     while clicks < max_clicks:
-        if await page.evaluate(done_js):
+        look = await page.evaluate(look_js)  # one look at the page per step
+        if look["done"]:
             return clicks
-        if await page.locator("#alert[open]").count():  # a notice to close first, as a person would
+        if look["alert"]:  # a notice to close first, as a person would
             await page.locator("#alert button").click()
-        offered = await page.evaluate(ACTIONS_JS)
+        offered = look["offered"]
         if not offered:  # the computers' turn (or the round's end): wait for a change
             await page.wait_for_function(f"() => ({done_js})() || ({ACTIONS_JS})().length > 0", timeout=60000)
             continue

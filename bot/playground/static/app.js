@@ -288,7 +288,7 @@ function renderEntry(box, entry) {
     a.className = "doc";
     a.href = `/media/${entry.document.token}/${encodeURIComponent(entry.document.filename)}`;
     a.download = entry.document.filename;
-    a.textContent = `📎 ${entry.document.filename} (${formatSize(entry.document.size)}) — ${t("download")}`;
+    a.textContent = `↓ ${entry.document.filename} (${formatSize(entry.document.size)}) — ${t("download")}`;
     li.append(a);
   }
   const rows = [...entry.buttons];
