@@ -28,6 +28,7 @@ ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")
 CAROL = FakeUser(940_003, "carol", locale="uk")
 MALLORY = FakeUser(940_009, "mallory")
+KOZEL_SEED = "00000000000000b1"
 SEED = os.environ.get("DISCORD_E2E_SEED", "00000000000000a2")  # deals that end the race in ~20 s
 
 
@@ -275,7 +276,11 @@ async def open_thousand(fake: FakeDiscord, run: Running) -> tuple[Player, Player
     return alice, bob, carol
 
 
-async def test_kozel_with_computer_seats_to_the_end(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_kozel_with_computer_seats_to_the_end(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed = os.environ.get("DISCORD_E2E_KOZEL_SEED", KOZEL_SEED)
+    monkeypatch.setattr("bot.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice = Player(fake, run, ALICE)
         await alice.slash("new", game="kozel", players=3)
