@@ -251,13 +251,9 @@ def _plate_patch(players: int, tiles: bool, pos: int, state: str) -> tuple[Image
     y0 = spot.plate[1] - PLATE_H // 2 - margin
     box = (max(0, x0), max(0, y0), min(base.width, x0 + sprite.width), min(base.height, y0 + sprite.height))
     patch = base.crop(box).convert("RGBA")
-    patch.alpha_composite(sprite, (x0 - box[0], y0 - box[1]) if x0 >= 0 and y0 >= 0 else (0, 0), _src(x0, y0))
+    # the patch starts where the sprite does, or at the picture's edge when a glow reaches past it
+    patch.alpha_composite(sprite, (0, 0), (max(0, -x0), max(0, -y0)))
     return patch.convert("RGB"), box[0], box[1]
-
-
-def _src(x0: int, y0: int) -> tuple[int, int]:
-    """Where the sprite starts being inside the picture (a glow may reach past the top edge)."""
-    return (max(0, -x0), max(0, -y0))
 
 
 def bubble_sprite(text: str, fg: RGBA, bg: RGBA, size: int = BIG) -> Image.Image:
