@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     discord_edit_interval: float = 1.0  # seconds between two edits of table messages in one channel
     database_url: str | None = None
     data_dir: Path = Path("./data")
+    computer_pause: float = 0.8  # seconds a computer seat waits before it moves, so people can follow
+    think_cap: float = 3.0  # the longest a computer seat may think (wall time) before a quicker level moves
+    tick_interval: float = 1.0  # seconds between two looks at the turn timers
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)

@@ -116,7 +116,28 @@ class Action(NamedTuple):
     end: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in zip(self._fields, self) if v is not None}
+        # written out field by field: it runs for every action of every game (the record's log)
+        seat, typ, value, card, to, index, suit, tile, end = self
+        out: dict[str, Any] = {}
+        if seat is not None:
+            out["seat"] = seat
+        if typ is not None:
+            out["type"] = typ
+        if value is not None:
+            out["value"] = value
+        if card is not None:
+            out["card"] = card
+        if to is not None:
+            out["to"] = to
+        if index is not None:
+            out["index"] = index
+        if suit is not None:
+            out["suit"] = suit
+        if tile is not None:
+            out["tile"] = tile
+        if end is not None:
+            out["end"] = end
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Action:

@@ -45,6 +45,7 @@ def play_game(
     rng = stream(seed, "policy")
     state = rules.new_game(players, options, seed=seed)
     rounds = 1
+    legal_actions, apply_in_place = state.legal_actions, state.apply_in_place  # one state, changed in place
     while not state.finished:
         if on_step is not None:
             on_step(state)
@@ -56,8 +57,7 @@ def play_game(
             continue
         seat = state.to_act
         assert seat is not None, f"phase {state.phase} with nobody to act"
-        actions = state.legal_actions(seat)
-        state.apply_in_place(choose(state, seat, actions, rng))
+        apply_in_place(choose(state, seat, legal_actions(seat), rng))
     if on_step is not None:
         on_step(state)
     return state

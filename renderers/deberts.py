@@ -19,7 +19,7 @@ from renderers.labels import number, seat_names, signed, word
 from renderers.measure import cached_sprite
 from renderers.names import fit_name
 from renderers.palette import RGBA
-from renderers.text import ellipsize, paste_text
+from renderers.text import ellipsize, paste_text, text_width
 
 RUN_CARD = 66  # the compact index is 26 px: readable at 480 px wide
 RUN_STEP = 26
@@ -206,7 +206,11 @@ def _draw_info(im: Image.Image, v: dict[str, Any], style: str, lang: str) -> Non
         first = word("round_to", lang, n=v.get("round", 0), target=v["target"])
     else:
         first = f"{word('round', lang)} {v.get('round', 0)}"
-    rows.append([T.label(first, T.SMALL, palette.TEXT_DIM)])
+    room = T.INFO_WIDTH[int(v["players"])]
+    if text_width(first, T.SMALL, True) > room and " \u00b7 " in first:  # too wide for the corner: two lines
+        rows += [[T.label(part, T.SMALL, palette.TEXT_DIM)] for part in first.split(" \u00b7 ", 1)]
+    else:
+        rows.append([T.label(first, T.SMALL, palette.TEXT_DIM)])
     trump = v.get("trump")
     if trump in SUITS:
         rows.append([T.suit_badge(trump, style, 40), T.label(word("trump", lang), T.BIG)])
@@ -290,7 +294,7 @@ def _sheet_row(r: dict[str, Any], n: int, style: str, lang: str) -> sheet.Row:
         text = "\u2713" if result == "made" else word(result, lang)
         extra.append(sheet.ink(text, RESULT_INK[result], bold=True, size=sheet.SMALL_INK))
     if r.get("hanging"):  # points left hanging after this round
-        extra.append(sheet.ink(f"{word('hanging', lang)} {int(r['hanging'])}", palette.INK_BLUE, size=sheet.SMALL_INK))
+        extra.append(sheet.ink(f"\u21b7{int(r['hanging'])}", palette.INK_BLUE, size=sheet.SMALL_INK))
     paid_to = r.get("hanging_to") or []
     paid = int(r.get("hanging_paid") or 0)
     cells = []

@@ -46,16 +46,15 @@ class Placed:
 
 
 def chain_area(players: int) -> tuple[int, int, int, int]:
-    """The free middle of the table where the chain goes (x0, y0, x1, y1): between the side seats' columns,
-    under the top seat's tiles and above the bottom seat's, with room for the end tags."""
+    """The free middle of the table where the chain goes (x0, y0, x1, y1): the whole width under the
+    other seats' tiles (they sit along the top edge) and above the bottom seat's, with room for the end tags."""
     width, height = T.size(players)
-    spots = T.layout(players)
-    bottom = spots[0].fan[1] - OWN_LENGTH // 2 - 16
-    if players == 2:
-        return (60, spots[1].fan[1] + BACK_LENGTH // 2 + 24, width - 60, bottom)
-    side = T.MARGIN + T.plate_width(players) + 44  # room for the end tags beside the first and last tile
-    top = 70 if players == 3 else spots[2].fan[1] + BACK_LENGTH // 2 + 24
-    return (side, top, width - side, bottom)
+    spots = T.layout(players, tiles=True)
+    bottom = spots[0].fan[1] - OWN_LENGTH // 2 - 16 - 40  # and room for an end tag under the last tile
+    top = max(spot.fan[1] for spot in spots[1:]) + BACK_LENGTH // 2 + 16
+    if players > 2:  # under the side seats' rows too (their bubbles between rounds)
+        top = max(spot.bubble[1] for spot in spots[1:]) + T.BUBBLE_H + 10
+    return (60, top, width - 60, bottom)
 
 
 def snake(tiles: list[tuple[int, int, bool]], width: int, length: int) -> tuple[list[Placed], int, int]:
@@ -241,9 +240,8 @@ def table_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
     v = view
     n = int(v["players"])
     names_ = seat_names(names, n, lang)
-    spots = T.spots_by_seat(n, v.get("seat"))
-    im = T.background(n)
-    width, _height = T.size(n)
+    spots = T.spots_by_seat(n, v.get("seat"), tiles=True)
+    im = T.background(n, tiles=True)
     counts = v.get("hand_counts") or [0] * n
     revealed = v.get("revealed")
     finished = bool(v.get("finished"))
@@ -306,7 +304,7 @@ def _draw_info(im: Image.Image, v: dict[str, Any], names: list[str], lang: str) 
         rows.append([shapes.fish(44), T.bubble_sprite(f"+{carry}", palette.TEXT_DARK, palette.HIGHLIGHT, T.SMALL)])
     if v.get("phase") in ("round_over", "game_over"):
         rows.append(_summary(v, names, lang))
-    T.info_lines(im, rows)
+    T.info_lines(im, rows, bottom=int(v["players"]) > 2)  # the top corners hold seats
 
 
 def _summary(v: dict[str, Any], names: list[str], lang: str) -> list[Image.Image]:
@@ -360,7 +358,7 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         lang=lang,
         folded=folded,
         notes=notes,
-        legend=[sheet.legend_item(None, f"\u2605 {word('rating', lang)}")] if rating else None,
+        legend=_legend(rows, bool(rating), lang),
     )
 
 
@@ -374,7 +372,7 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
     if ending == "fish":
         extra.append(shapes.fish(36))
     elif ending == "out":
-        extra.append(sheet.ink(word("out", lang), palette.INK_GREEN, bold=True, size=sheet.SMALL_INK))
+        extra.append(sheet.ink("\u2713", palette.INK_GREEN, bold=True, size=sheet.SMALL_INK))  # see the legend
     if r.get("carry"):
         extra.append(sheet.ink(f"+{r['carry']}", palette.INK_BLUE, bold=True, size=sheet.SMALL_INK))
     cells = []
@@ -397,3 +395,15 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
             marker = (210, 230, 250, 255)
         cells.append(sheet.Cell(parts, marker=marker))
     return sheet.Row(str(r.get("round", "")), cells, extra=extra)
+
+
+def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Image]:
+    """What the sheet's marks mean: ✓ who went out, the fish, the rating line (only the ones shown)."""
+    out = []
+    if any(r.get("ending") == "out" for r in rows):
+        out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
+    if any(r.get("ending") == "fish" for r in rows):
+        out.append(sheet.legend_item(shapes.fish(36), word("fish", lang)))
+    if rated:
+        out.append(sheet.legend_item(None, f"\u2605 {word('rating', lang)}"))
+    return out

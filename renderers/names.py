@@ -66,12 +66,17 @@ def _clashing(names: list[str]) -> set[int]:
 
 
 def fit_name(name: str, size: int, bold: bool, max_width: int) -> str:
-    """``name`` as it fits ``max_width``: whole, else with its first word cut to an initial, else cut in
-    the middle with ``…`` (its start and its end stay: the part that tells two seats apart is at the end)."""
+    """``name`` as it fits ``max_width``: whole; else its first word cut ("Алекса… П."); else the first
+    word as an initial ("А. Константиноп."); else cut in the middle with ``…`` (its start and its end
+    stay: the part that tells two seats apart is at the end)."""
     if text_width(name, size, bold) <= max_width:
         return name
     first, rest = _split(name)
     if rest and len(first) > 2:
+        for keep in range(len(first) - 1, 3, -1):  # "Алекса… П.": the first word cut, the rest whole
+            cut = f"{first[:keep]}{ELLIPSIS} {rest}"
+            if text_width(cut, size, bold) <= max_width:
+                return cut
         name = f"{first[0]}. {rest}"
         if text_width(name, size, bold) <= max_width:
             return name

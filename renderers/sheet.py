@@ -27,7 +27,7 @@ MAX_ROWS = 20
 PAD = 12
 ROUND_W = 54
 EXTRA_W = 124
-SEAT_WIDTHS = {2: 250, 3: 200, 4: 160}
+SEAT_WIDTHS = {2: 250, 3: 200, 4: 170}
 HEAD_LINE = 34
 ROW_H = 46
 LINE_GAP = 2
@@ -143,13 +143,24 @@ def _lines(parts: list[Image.Image], width: int) -> list[list[Image.Image]]:
     return [line for line in lines if line]
 
 
+def _squeezed(part: Image.Image, width: int) -> Image.Image:
+    """A mark wider than its column, scaled down to fit rather than overflow or vanish. Game code keeps
+    marks short, so this never happens in the gallery: the reported type size makes the readability
+    test fail if it ever does."""
+    k = width / part.width
+    note(int(SMALL_INK * k))
+    return part.resize((width, max(1, round(part.height * k))), Image.Resampling.LANCZOS)
+
+
 def _lines_height(lines: list[list[Image.Image]]) -> int:
     return sum(max(p.height for p in line) for line in lines) + LINE_GAP * max(len(lines) - 1, 0)
 
 
 def _place(im: Image.Image, parts: list[Image.Image], x: int, y: int, w: int, h: int) -> None:
     """Parts in wrapped lines inside the box, the block vertically centred."""
-    lines = _lines(parts, w - 14)
+    room = w - 14
+    parts = [p if p.width <= room else _squeezed(p, room) for p in parts]
+    lines = _lines(parts, room)
     if not lines:
         return
     cy = y + (h - _lines_height(lines)) / 2
@@ -271,14 +282,18 @@ def draw(
     ``notes`` (per seat, under the totals: a rating, a mark) and a ``legend`` of the marks used."""
     n = len(names)
     extra = extra_title is not None
-    if folded is not None:
-        rows = [Row(folded, [], span="\u22ef")] + rows
+    if folded is not None:  # one line for the earlier rounds: "1–53 ⋯" across the seat columns
+        rows = [Row("", [], span=f"{folded} \u22ef")] + rows
     width, xs = columns(n, extra)
     sw = seat_width(n)
     strips = [row if isinstance(row, Image.Image) else row_image(row, n, extra) for row in rows]
     # header
     crown = shapes.crown(34, 27, palette.GOLD[:3])
-    heads = [_name_lines(name, sw - 16 - (crown.width + 6 if s == winner else 0)) for s, name in enumerate(names)]
+    heads = [_name_lines(name, sw - 16) for name in names]
+    if winner is not None and 0 <= winner < n:  # the crown goes after the last line, or on a line of its own
+        last = heads[winner][-1]
+        if text_width(last, NAME_SIZE, True) + 8 + crown.width > sw - 16:
+            heads[winner] = heads[winner] + [""]
     head_h = max(len(h) for h in heads) * HEAD_LINE + 16
     # footer
     foot_h = max([_lines_height(_lines(c.parts, sw - 14)) for c in footer if c.parts] + [34]) + 18
@@ -296,14 +311,15 @@ def draw(
     for s, lines in enumerate(heads):
         color = palette.INK_RED if s == loser else palette.INK
         x = xs[s] + 8
-        if s == winner:
-            canvas.paste(im, crown, x, PAD + (head_h - crown.height) / 2)
-            x += crown.width + 6
         y = PAD + (head_h - len(lines) * HEAD_LINE) / 2
         for line in lines:
-            sprite = text_sprite(line, NAME_SIZE, color, True)
-            canvas.paste(im, sprite, x, y + (HEAD_LINE - sprite.height) / 2)
+            if line:
+                sprite = text_sprite(line, NAME_SIZE, color, True)
+                canvas.paste(im, sprite, x, y + (HEAD_LINE - sprite.height) / 2)
             y += HEAD_LINE
+        if s == winner:
+            end = x + (text_width(lines[-1], NAME_SIZE, True) + 8 if lines[-1] else 0)
+            canvas.paste(im, crown, end, y - HEAD_LINE + (HEAD_LINE - crown.height) / 2)
     if extra and extra_title:
         t = ink(ellipsize(extra_title, SMALL_INK, True, EXTRA_W - 10), palette.INK_SOFT, True, SMALL_INK)
         canvas.paste(im, t, PAD + ROUND_W + 2, PAD + (head_h - t.height) / 2)

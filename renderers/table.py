@@ -26,6 +26,8 @@ from renderers.text import paste_text, text_sprite
 WIDTH = 960  # every table; the height depends on the seat count (no empty felt)
 HEIGHTS = {2: 720, 3: 740, 4: 800}
 PLATE_WIDTHS = {2: 360, 3: 330, 4: 280}
+PLATE_WIDE = {4: 340}  # the top and bottom plates of 4 players
+INFO_WIDTH = {2: 280, 3: 600, 4: 300}  # room for the top-left info panel beside the top plate (if any)
 TRICK_CARDS = {2: 110, 3: 104, 4: 100}
 PLATE_H = 92
 NAME_SIZE = 30
@@ -66,18 +68,22 @@ class Spot:
     trick: tuple[int, int]
     bubble: tuple[int, int]
     plate_w: int = 300
+    row: str = "under"  # where the bubble and marks go: beside_plate, beside_cards or under the cards
 
 
 @lru_cache(maxsize=16)
-def layout(players: int, width: int = WIDTH, height: int | None = None) -> tuple[Spot, ...]:
+def layout(players: int, tiles: bool = False) -> tuple[Spot, ...]:
     """Spots by screen position (0 = bottom, then clockwise), sized to the seat count.
 
     Bottom seat: the plate at the bottom edge, its cards above it, its bubble and marks right of the
     plate. Top seat: the plate at the top edge, its cards under it, bubble and marks right of the cards
     (2 players) or under them (4 players). Side seats: plate, cards under it, one row under the cards.
+    With ``tiles`` (Kozel: no trick, a long chain instead) the side seats sit in the top corners, so the
+    chain has the whole width of the table's middle.
     """
-    height = height or size(players)[1]
+    width, height = size(players)
     pw = plate_width(players)
+    wide = PLATE_WIDE.get(players, pw)  # top and bottom plates have more room than side ones
     cx, cy = width // 2, height // 2
     card_h = round(trick_card(players) * 1.4)
     bottom_plate = height - MARGIN - PLATE_H // 2
@@ -90,16 +96,24 @@ def layout(players: int, width: int = WIDTH, height: int | None = None) -> tuple
         tricks = {"bottom": (cx + 30, bottom_edge - card_h // 2), "top": (cx - 30, top_edge + card_h // 2)}
         side_y = cy
     elif players == 3:
-        side_y = cy - 150
-        tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy - 20), "right": (cx + 100, cy - 20)}
+        side_y = cy - 130  # under the corners' panels (info, last trick)
+        tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy), "right": (cx + 100, cy)}
     else:
         side_y = cy - 50
         tricks = {"bottom": (cx, cy + 100), "top": (cx, cy - 80), "left": (cx - 120, cy + 10)}
         tricks["right"] = (cx + 120, cy + 10)
-    row_right = cx + pw // 2 + 16
+    if tiles and players > 2:
+        side_y = top_plate
+    side_fan = side_y + fan_gap - (16 if tiles and players > 2 else 10)
     spots = {
         "bottom": Spot(
-            "bottom", (cx, bottom_plate), (cx, bottom_plate - fan_gap), tricks["bottom"], (row_right, bottom_plate), pw
+            "bottom",
+            (cx, bottom_plate),
+            (cx, bottom_plate - fan_gap),
+            tricks["bottom"],
+            (cx + wide // 2 + 16, bottom_plate),
+            wide,
+            "beside_plate",
         ),
         "top": Spot(
             "top",
@@ -107,22 +121,23 @@ def layout(players: int, width: int = WIDTH, height: int | None = None) -> tuple
             (cx, top_plate + fan_gap - 16),
             tricks.get("top", (cx, cy)),
             (cx, top_plate + fan_gap - 16 + ROW_BELOW),
-            pw,
+            wide,
+            "beside_cards" if players == 2 else "under",
         ),
         "left": Spot(
             "left",
             (side_x, side_y),
-            (side_x, side_y + fan_gap - 10),
+            (side_x, side_fan),
             tricks.get("left", (cx, cy)),
-            (side_x, side_y + fan_gap - 10 + ROW_BELOW),
+            (side_x, side_fan + ROW_BELOW),
             pw,
         ),
         "right": Spot(
             "right",
             (width - side_x, side_y),
-            (width - side_x, side_y + fan_gap - 10),
+            (width - side_x, side_fan),
             tricks.get("right", (cx, cy)),
-            (width - side_x, side_y + fan_gap - 10 + ROW_BELOW),
+            (width - side_x, side_fan + ROW_BELOW),
             pw,
         ),
     }
@@ -130,18 +145,17 @@ def layout(players: int, width: int = WIDTH, height: int | None = None) -> tuple
 
 
 @lru_cache(maxsize=8)
-def _base(players: int) -> Image.Image:
+def _base(players: int, tiles: bool) -> Image.Image:
     w, h = size(players)
     im = canvas.felt(w, h).copy()
-    pw = plate_width(players)
-    for spot in layout(players):
-        canvas.paste(im, _normal_plate(pw), spot.plate[0] - pw // 2, spot.plate[1] - PLATE_H // 2)
+    for spot in layout(players, tiles):
+        canvas.paste(im, _normal_plate(spot.plate_w), spot.plate[0] - spot.plate_w // 2, spot.plate[1] - PLATE_H // 2)
     return im
 
 
-def background(players: int) -> Image.Image:
+def background(players: int, tiles: bool = False) -> Image.Image:
     """A fresh table to draw on: the felt with every seat's plain name plate already in place (cached)."""
-    return _base(players).copy()
+    return _base(players, tiles).copy()
 
 
 def _normal_plate(width: int) -> Image.Image:
@@ -154,8 +168,8 @@ def screen_order(players: int, viewer: int | None) -> list[int]:
     return [(base + p) % players for p in range(players)]
 
 
-def spots_by_seat(players: int, viewer: int | None) -> dict[int, Spot]:
-    spots = layout(players)
+def spots_by_seat(players: int, viewer: int | None, tiles: bool = False) -> dict[int, Spot]:
+    spots = layout(players, tiles)
     return {seat: spots[p] for p, seat in enumerate(screen_order(players, viewer))}
 
 
@@ -236,21 +250,16 @@ def draw_extras(
     if not row:
         return
     width = im.width
-    if spot.side == "bottom":
+    if spot.row == "beside_plate":
         _flow(im, row, spot.bubble[0], width - MARGIN, spot.bubble[1], -1, align="left", anchor="middle")
         return
-    if spot.side == "top" and _two(spot):  # two players: room right of the cards
+    if spot.row == "beside_cards":  # two players: room right of the top seat's cards
         x = spot.fan[0] + max(fan_width, 120) / 2 + 16
         _flow(im, row, x, width - MARGIN, spot.fan[1], 1, align="left", anchor="middle")
         return
     left = spot.plate[0] - spot.plate_w / 2 - (0 if spot.side != "top" else 60)
     right = spot.plate[0] + spot.plate_w / 2 + (0 if spot.side != "top" else 60)
     _flow(im, row, max(MARGIN, left), min(width - MARGIN, right), spot.bubble[1], 1, align="center", anchor="top")
-
-
-def _two(spot: Spot) -> bool:
-    """Whether this top seat is the only opponent (2 players: its row goes right of its cards)."""
-    return spot.plate_w == plate_width(2)
 
 
 def _flow(
@@ -407,14 +416,13 @@ def _suit_badge(suit: str, style: str, size: int) -> Image.Image:
     return disc
 
 
-def info_lines(im: Image.Image, lines: list[list[Image.Image]], max_width: int = 330) -> int:
-    """The top-left info panel: rows of sprites (text, badges), each row vertically centred; returns the
-    panel's bottom edge."""
-    y = MARGIN
-    for row in lines:
-        if not row:
-            continue
-        h = max(s.height for s in row)
+def info_lines(im: Image.Image, lines: list[list[Image.Image]], bottom: bool = False) -> int:
+    """The info panel: rows of sprites (text, badges), each row vertically centred, in the top-left
+    corner (or the bottom-left one with ``bottom``); returns the panel's far edge."""
+    rows = [row for row in lines if row]
+    heights = [max(s.height for s in row) for row in rows]
+    y = MARGIN if not bottom else im.height - MARGIN - sum(heights) - 6 * max(len(rows) - 1, 0)
+    for row, h in zip(rows, heights):
         x = MARGIN + 6
         for s in row:
             canvas.paste(im, s, x, y + (h - s.height) / 2)

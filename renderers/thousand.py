@@ -293,7 +293,7 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         strips,
         footer,
         word("total", lang),
-        extra_title=word("contract", lang),
+        extra_title=word("bid", lang),  # "Bid", "Ставка": fits the narrow column in every language
         winner=v.get("winner"),
         lang=lang,
         folded=folded,
@@ -335,7 +335,7 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str, sitting_out: int | None = N
         ink = palette.INK_GREEN if made else palette.INK_RED if made is False else palette.INK_SOFT
         contract_cell.append(sheet.ink(str(r["contract"]), ink, bold=True))
         if r.get("conceded"):
-            contract_cell.append(sheet.ink(word("conceded", lang), palette.INK_SOFT, size=sheet.SMALL_INK))
+            contract_cell.append(_conceded_flag())  # the word is in the legend: it does not fit the column
     order = {k: i for i, k in enumerate(NOTE_ORDER)}
     cells = []
     for s in range(n):
@@ -350,6 +350,10 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str, sitting_out: int | None = N
         cells.append(sheet.Cell(parts, marker=palette.MARKER_YELLOW if s == d else None))
     tint = palette.PAPER_GOLD if r.get("golden") else None
     return sheet.Row(str(r.get("round", "")), cells, extra=contract_cell, tint=tint)
+
+
+def _conceded_flag() -> Image.Image:
+    return sheet.ink("\u2691", palette.INK_SOFT, True, sheet.SMALL_INK)
 
 
 def _dealer_chip(lang: str) -> Image.Image:
@@ -394,6 +398,8 @@ def _legend(rows: list[dict[str, Any]], n: int, lang: str) -> list[Image.Image]:
         out.append(sheet.legend_item(sheet.crossed_barrel(28), word("fall", lang)))
     if "dump_truck" in kinds:
         out.append(sheet.legend_item(None, f"555\u21920 {word('dump_truck', lang)}"))
+    if any(r.get("conceded") for r in rows):
+        out.append(sheet.legend_item(_conceded_flag(), word("conceded", lang)))
     if n == 4 and any(not r.get("redeal") for r in rows):
         out.append(sheet.legend_item(_dealer_chip(lang), word("deals", lang)))
     return out

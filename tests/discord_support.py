@@ -188,9 +188,7 @@ class StandIn:
     async def _invite(self, user: User) -> None:
         assert self.chat is not None
         self.invited.append(user.id)
-        await self.port.invite_private(
-            self.chat, user, Message(f"{user.name}, your cards are waiting."), "t1"
-        )
+        await self.port.invite_private(self.chat, user, Message(f"{user.name}, your cards are waiting."), "t1")
 
     async def private_start(self, start: PrivateStart) -> None:
         self.received.append(start)

@@ -116,8 +116,9 @@ async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site
     lobby = app.lobbies["den"]
     assert [(c.name, c.args) for c in app.commands] == [("lang", "uk"), ("new", "kozel")]
     assert (lobby.seats, lobby.sitting, lobby.started) == (
-        (3, ["Boris", "computer (strong)"], False) if people else (3, ["Boris", "computer (strong)",
-                                                                        "computer (normal)"], True)
+        (3, ["Boris", "computer (strong)"], False)
+        if people
+        else (3, ["Boris", "computer (strong)", "computer (normal)"], True)
     )
     # the lobby opened for 4 (Kozel's default): the seats button goes round 4 → 2 → 3
     kinds = [p.payload.split(".")[0] for p in app.presses]

@@ -77,3 +77,30 @@ def test_sheet_writes_remembered_in_yellow_and_open_accounts_in_red(positions):
                           opened=[False, False, True, False]), None)  # fmt: skip
     colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
     assert palette.INK_YELLOW[:3] in colours and palette.INK_RED[:3] in colours
+
+
+def test_round_over_bubbles_show_the_points_counted_from_the_tiles(positions):
+    v = positions[3]["round_over"].view(None)
+    last = v["score_sheet"][-1]
+    for s in range(3):
+        bubble = kozel._bubble_for(v, s, "ru")
+        if last.get("ending") == "out" and last.get("by") == s:
+            continue
+        counted = sum(a + b for a, b in (parse_tile(t) for t in v["revealed"][s]))
+        assert counted == last["points"][s]
+        color = kozel.OPENED if last["opened"][s] else kozel.REMEMBERED
+        assert bubble is T.bubble_sprite(f"+{counted}", color, (20, 24, 22, 220))
+
+
+def test_rating_is_drawn_only_when_the_game_is_rated_and_named_as_rating():
+    over = find("kozel", 4, only=("game_over",))["game_over"].view(None)
+    assert over["rating"]
+    rated = sheet_image(over, ["A", "B", "C", "D"], lang="uk")
+    unrated = sheet_image(dict(over, rating=None), ["A", "B", "C", "D"], lang="uk")
+    assert rated.height > unrated.height  # the ★ rating line and its legend
+    seat = next(s for s in range(4) if s != over["loser"])
+    text = f"\u2605 Рейтинг {kozel.signed(int(over['rating'][seat]))}"
+    assert kozel._bubble_for(over, seat, "uk") is T.bubble_sprite(
+        text, T.palette.TEXT_DARK, (190, 200, 255, 245), T.SMALL
+    )
+    assert kozel._bubble_for(dict(over, rating=None), seat, "uk") is None

@@ -42,16 +42,14 @@ hanging after the round; ``hanging_paid`` the hanging points paid out in this ro
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.deberts.cards import sort_hand
 from core.deberts.combinations import public_runs
-
-if TYPE_CHECKING:
-    from core.deberts.state import DebertsState
+from core.deberts.engine import DebertsEngine
 
 
-def build_view(state: DebertsState, seat: int | None) -> dict[str, Any]:
+def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
     n = state.players
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} at this table")

@@ -8,14 +8,24 @@ Drawn tiles stay private: the events only tell how many were drawn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from core.base import Action, Event, IllegalAction, MalformedAction
 from core.kozel.chain import ENDS
 from core.kozel.tiles import FIRST_LEAD_ORDER, PIPS, TILE_ORDER, TILES, normalize
 
-if TYPE_CHECKING:
-    from core.kozel.state import KozelState
+
+class Table(Protocol):
+    """What the turn mechanics read and change of a round (the engine is one; this module needs no more)."""
+
+    players: int
+    phase: str
+    turn: int | None
+    hands: list[list[str]]
+    bazaar: list[str]
+    left: int | None
+    right: int | None
+    forced: str | None
 
 
 def first_lead(hands: list[list[str]]) -> tuple[int, str]:
@@ -59,7 +69,7 @@ _PLAYS: dict[tuple[int, str, str], Action] = {
 }
 
 
-def legal_plays(state: KozelState, seat: int) -> list[Action]:
+def legal_plays(state: Table, seat: int) -> list[Action]:
     if state.phase != "play" or seat != state.turn:
         return []
     left, right = state.left, state.right
@@ -76,7 +86,7 @@ def legal_plays(state: KozelState, seat: int) -> list[Action]:
     return out
 
 
-def check_play(state: KozelState, action: Action) -> tuple[str, str]:
+def check_play(state: Table, action: Action) -> tuple[str, str]:
     """Validate a play without changing anything; returns the canonical ``(tile, end)``."""
     if state.phase != "play":
         raise IllegalAction("the round is over: no tile can be played now", "round_over")
@@ -118,7 +128,7 @@ def _no_extra_fields(action: Action) -> None:
             raise MalformedAction(f"a play has no field '{name}'", "malformed_action", field=name)
 
 
-def advance(state: KozelState, seat: int) -> list[Event]:
+def advance(state: Table, seat: int) -> list[Event]:
     """Pass the turn clockwise from ``seat``: forced draws and knocks until a seat can play.
 
     Sets ``state.turn``. Without a fish some seat always holds a fitting tile (every tile of an open

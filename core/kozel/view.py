@@ -53,16 +53,14 @@ Kozel keys:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.kozel.chain import line
+from core.kozel.engine import KozelEngine
 from core.kozel.play import legal_plays, playable
 
-if TYPE_CHECKING:
-    from core.kozel.state import KozelState
 
-
-def build_view(state: KozelState, seat: int | None) -> dict[str, Any]:
+def build_view(state: KozelEngine, seat: int | None) -> dict[str, Any]:
     own = seat is not None and 0 <= seat < state.players
     playing = state.phase == "play"
     fits = playable(state.hands[seat], state.left, state.right, state.forced) if own and playing else {}

@@ -15,19 +15,27 @@ ACE_MARRIAGE = 200
 ACES = frozenset("A" + s for s in SUITS)
 
 
+_PAIRS = tuple(("K" + s, "Q" + s, s, MARRIAGE[s]) for s in SUITS)  # suit order, as SUITS
+
+
 def card_points(cards: list[str]) -> int:
-    return sum(POINTS[c] for c in cards)
+    total = 0
+    for c in cards:
+        total += POINTS[c]
+    return total
 
 
 def marriages_in(cards: list[str] | set[str]) -> list[str]:
     """Suits whose K and Q are both among the cards."""
-    held = set(cards)
-    return [s for s in SUITS if "K" + s in held and "Q" + s in held]
+    return [s for k, q, s, _v in _PAIRS if k in cards and q in cards]
 
 
 def marriage_value(cards: list[str], ace_marriage: bool) -> int:
     """Total value of the marriages among the cards (plus the ace marriage when that option is on)."""
-    total = sum(MARRIAGE[s] for s in marriages_in(cards))
+    total = 0
+    for k, q, _s, value in _PAIRS:
+        if k in cards and q in cards:
+            total += value
     if ace_marriage and ACES.issubset(cards):
         total += ACE_MARRIAGE
     return total

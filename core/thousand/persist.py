@@ -1,26 +1,37 @@
-"""Loading a stored Thousand state: every field checked, so corrupt storage is refused, never half-loaded."""
+"""Storing a Thousand game: its JSON, and loading it back with every field checked, so corrupt storage is
+refused, never half-loaded. Sits on top of the engine (``engine.py``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 
 from core.base import BadState, OptionsError
 from core.thousand.cards import DECK
+from core.thousand.engine import GAME_FIELDS, ROUND_FIELDS, ThousandEngine, plain_copy
 from core.thousand.options import ThousandOptions
+
+E = TypeVar("E", bound=ThousandEngine)
 
 _INT_LISTS = ("totals", "bolts", "barrel_attempts", "missed_barrels", "tricks_taken", "card_pts")
 _PHASES = ("bidding", "talon", "give", "contract", "play", "round_over", "game_over")
 
 
-def load_state(cls: type, data: Any) -> Any:
-    from core.thousand.state import _GAME_FIELDS, _ROUND_FIELDS
+def dump_state(state: ThousandEngine) -> dict[str, Any]:
+    """The full state as JSON-able data (hidden cards included: this is for storage)."""
+    data: dict[str, Any] = {"game": "thousand", "version": 1, "options": state.options.to_dict()}
+    for name in GAME_FIELDS + ROUND_FIELDS:
+        data[name] = plain_copy(getattr(state, name))
+    return data
 
+
+def load_state(cls: type[E], data: Any) -> E:
+    """A state of class ``cls`` from ``dump_state`` data; raises ``BadState`` on anything it cannot trust."""
     if not isinstance(data, dict) or data.get("game") != "thousand":
         raise BadState("not a stored Thousand game")
     if data.get("version") != 1:
         raise BadState(f"unknown stored version {data.get('version')!r}")
-    missing = [f for f in ("options", *_GAME_FIELDS, *_ROUND_FIELDS) if f not in data]
+    missing = [f for f in ("options", *GAME_FIELDS, *ROUND_FIELDS) if f not in data]
     if missing:
         raise BadState(f"stored game lacks '{missing[0]}'")
     players = data["players"]
@@ -47,15 +58,13 @@ def load_state(cls: type, data: Any) -> Any:
 
     state = object.__new__(cls)
     state.options = options
-    from core.thousand.state import _plain_copy
-
-    for name in _GAME_FIELDS + _ROUND_FIELDS:
-        setattr(state, name, _plain_copy(data[name]))
+    for name in GAME_FIELDS + ROUND_FIELDS:
+        setattr(state, name, plain_copy(data[name]))
     _check_cards(state)
     return state
 
 
-def _check_cards(state: Any) -> None:
+def _check_cards(state: ThousandEngine) -> None:
     if state.phase not in ("bidding", "talon", "give", "contract", "play"):
         return
     try:

@@ -19,55 +19,69 @@ def estimate(hand: list[str]) -> int:
 
 
 def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
-    types = {a.type for a in actions}
+    phase = state.phase
+    if phase == "play":
+        if actions and actions[0].type == "play" and actions[-1].type == "play":
+            return _choose_card(state, seat, actions, rng)  # the usual case: nothing but cards
+        plays = [a for a in actions if a.type == "play"]
+        return _choose_card(state, seat, plays, rng) if plays else actions[0]
     hand = state.hands[seat]
-    if state.phase == "bidding":
-        bids = [a for a in actions if a.type == "bid"]
-        passes = [a for a in actions if a.type == "pass"]
+    if phase == "bidding":
+        # the engine lists [redeal] [pass] then the bids in rising order: the affordable bids are a prefix
+        first = 0
+        while first < len(actions) and actions[first].type != "bid":
+            first += 1
+        passes = [a for a in actions[:first] if a.type == "pass"]
         target = estimate(hand) + rng.randint(-15, 10)
-        if bids and (not passes or bids[0].value <= target):
-            affordable = [a for a in bids if a.value <= max(target, bids[0].value)]
-            return affordable[0] if rng.random() < 0.7 else rng.choice(affordable[:4])
-        return passes[0] if passes else bids[0]
-    if state.phase == "talon":
-        return max(actions, key=lambda a: card_points(state.talons[a.index]) + rng.random())
-    if state.phase == "give":
+        if first < len(actions) and (not passes or actions[first].value <= target):
+            limit = max(target, actions[first].value)
+            end = first + 1
+            while end < len(actions) and end - first < 4 and actions[end].value <= limit:
+                end += 1
+            return actions[first] if rng.random() < 0.7 else rng.choice(actions[first:end])
+        return passes[0] if passes else actions[first]
+    if phase == "talon":
+        takes = [a for a in actions if a.type == "take_talon"]  # a qualifying declarer may also redeal
+        return max(takes, key=lambda a: card_points(state.talons[a.index]) + rng.random())
+    if phase == "give":
         gives = [a for a in actions if a.type == "give"]
         keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-        cheap = sorted(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
-        return cheap[0]
-    if state.phase == "contract":
+        # the cheapest give (min, not sorted()[0]: the same keys in the same order, the same first card)
+        return min(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
+    if phase == "contract":
         values = [a for a in actions if a.type == "contract"]
-        if "concede" in types and estimate(hand) - 25 + 15 < values[0].value - 40 and rng.random() < 0.5:
+        concede = any(a.type == "concede" for a in actions)
+        if concede and estimate(hand) - 25 + 15 < values[0].value - 40 and rng.random() < 0.5:
             return next(a for a in actions if a.type == "concede")
         return values[0]
     plays = [a for a in actions if a.type == "play"]
-    if not plays:
-        return actions[0]
-    if not state.trick:
+    return plays[0] if plays else actions[0]
+
+
+def _choose_card(state, seat: int, plays: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
+    trick = state.trick
+    random_ = rng.random
+    if not trick:
         if state.tricks_done > 0:
+            hand = state.hands[seat]
             for a in plays:
                 c = a.card
                 if c[0] in "KQ" and ("Q" if c[0] == "K" else "K") + c[1] in hand:
                     return a
-        if rng.random() < 0.6:
-            return max(plays, key=lambda a: (STRENGTH[a.card], rng.random()))
+        if random_() < 0.6:
+            return max(plays, key=lambda a: (STRENGTH[a.card], random_()))
         return rng.choice(plays)
     # follow: win cheaply if possible, else throw the cheapest card
-    winning = [a for a in plays if _would_win(state, a.card)]
-    if winning:
-        return min(winning, key=lambda a: (STRENGTH[a.card], rng.random()))
-    return min(plays, key=lambda a: (POINTS[a.card], rng.random()))
-
-
-def _would_win(state, card: str) -> bool:  # noqa: ANN001
-    best = state.trick[0][1]
-    for _s, c in state.trick[1:]:
+    trump = state.trump
+    best = trick[0][1]
+    for _s, c in trick[1:]:
         if c[1] == best[1]:
             if STRENGTH[c] > STRENGTH[best]:
                 best = c
-        elif c[1] == state.trump:
+        elif c[1] == trump:
             best = c
-    if card[1] == best[1]:
-        return STRENGTH[card] > STRENGTH[best]
-    return card[1] == state.trump
+    best_suit, best_strength = best[1], STRENGTH[best]
+    winning = [a for a in plays if (STRENGTH[a.card] > best_strength if a.card[1] == best_suit else a.card[1] == trump)]
+    if winning:
+        return min(winning, key=lambda a: (STRENGTH[a.card], random_()))
+    return min(plays, key=lambda a: (POINTS[a.card], random_()))

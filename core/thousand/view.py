@@ -19,13 +19,12 @@ Keys beyond the common ones (docs/core.md):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from core.thousand.state import ThousandState
+from core.thousand.engine import ThousandEngine
 
 
-def view_of(st: ThousandState, seat: int | None) -> dict[str, Any]:
+def view_of(st: ThousandEngine, seat: int | None) -> dict[str, Any]:
     n = st.players
     in_round = st.phase in ("bidding", "talon", "give", "contract", "play")
     talons = []

@@ -1,0 +1,252 @@
+"""An in-memory platform for tests and benchmarks: a ``Port`` that records everything, and users who play.
+
+``FakePort`` keeps every message (public in a chat, private to one user) with its current content, every edit,
+every answer to a press and every invitation, and refuses what a real platform would refuse (editing a message
+that is not there, a private message to a user who never opened the private chat). It also checks the two
+promises of the application: no private message goes to a group and no hand picture is ever shown publicly.
+
+``FakeUser`` plays a user: types commands and presses only buttons he was actually shown.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.port import (
+    MAX_CAPTION,
+    MAX_PAYLOAD,
+    MAX_TEXT,
+    PAYLOAD_CHARS,
+    Button,
+    Chat,
+    Command,
+    Message,
+    MessageGone,
+    MessageRef,
+    Press,
+    PrivateStart,
+    Unreachable,
+    User,
+)
+
+
+class BrokenPromise(AssertionError):
+    """The application showed something where it must never be shown."""
+
+
+@dataclass
+class Shown:
+    """One message as it is now on the fake platform."""
+
+    id: str
+    chat_id: str  # a group id, or "private:<user id>"
+    private_to: str | None
+    message: Message
+    edits: int = 0
+    history: list[Message] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+    def buttons(self) -> list[Button]:
+        return self.message.all_buttons()
+
+
+class FakePort:
+    """A chat platform in memory (see the module's docstring)."""
+
+    def __init__(self, platform: str = "fake") -> None:
+        self.platform = platform
+        self.shown: dict[str, Shown] = {}
+        self.calls: list[tuple[str, Any]] = []
+        self.answers: list[tuple[Press, str | None, bool]] = []
+        self.invites: list[tuple[Chat, User, Message, str]] = []
+        self.blocked: set[str] = set()  # users the platform cannot reach privately
+        self._next = 0
+
+    def _id(self) -> str:
+        self._next += 1
+        return str(self._next)
+
+    # ---- the Port ----------------------------------------------------------------------------------------
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+        self._check_public(msg)
+        mid = self._id()
+        self.shown[mid] = Shown(mid, chat.id, None, msg, 0, [msg])
+        self.calls.append(("send_public", mid))
+        return MessageRef(self.platform, chat.id, mid, chat.thread)
+
+    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+        self._check_public(msg)
+        shown = self.shown.get(ref.message_id)
+        if shown is None or shown.private_to is not None or shown.chat_id != ref.chat_id:
+            raise MessageGone(ref.message_id)
+        shown.message = msg
+        shown.edits += 1
+        shown.history.append(msg)
+        self.calls.append(("edit_public", ref.message_id))
+        return ref
+
+    async def send_private(
+        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+    ) -> MessageRef:
+        self._check_buttons(msg)
+        if user.id in self.blocked and not isinstance(via, PrivateStart):
+            raise Unreachable(user.id)
+        mid = self._id()
+        chat_id = f"private:{user.id}"
+        self.shown[mid] = Shown(mid, chat_id, user.id, msg, 0, [msg])
+        self.calls.append(("send_private", mid))
+        return MessageRef(self.platform, chat_id, mid)
+
+    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+        self._check_buttons(msg)
+        if user.id in self.blocked:
+            raise Unreachable(user.id)
+        shown = self.shown.get(ref.message_id)
+        if shown is None or shown.private_to != user.id:
+            raise MessageGone(ref.message_id)
+        shown.message = msg
+        shown.edits += 1
+        shown.history.append(msg)
+        self.calls.append(("edit_private", ref.message_id))
+        return ref
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        self.answers.append((press, text, alert))
+        self.calls.append(("answer", press.payload))
+
+    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+        self.invites.append((chat, user, msg, start_payload))
+        link = Button("Start", url=f"https://example.invalid/start?{start_payload}")
+        return await self.send_public(chat, Message(msg.text, buttons=((link,),)))
+
+    # ---- checks ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _check_public(msg: Message) -> None:
+        if msg.image is not None and msg.image_name == "hand.jpg":
+            raise BrokenPromise("a hand picture was about to be shown in a group")
+        FakePort._check_buttons(msg)
+
+    @staticmethod
+    def _check_buttons(msg: Message) -> None:
+        """What every platform requires of a message: payloads that fit, texts within the limits."""
+        if len(msg.text) > (MAX_CAPTION if msg.image is not None else MAX_TEXT):
+            raise BrokenPromise(f"a text of {len(msg.text)} characters")
+        for b in msg.all_buttons():
+            if b.url is None and (len(b.payload.encode()) > MAX_PAYLOAD or not set(b.payload) <= PAYLOAD_CHARS):
+                raise BrokenPromise(f"the payload {b.payload!r} does not fit a button")
+
+    # ---- what users see ----------------------------------------------------------------------------------
+    def public(self, chat_id: str) -> list[Shown]:
+        return [s for s in self.shown.values() if s.private_to is None and s.chat_id == chat_id]
+
+    def private(self, user_id: str) -> list[Shown]:
+        return [s for s in self.shown.values() if s.private_to == user_id]
+
+    def last_answer(self) -> tuple[str | None, bool]:
+        _press, text, alert = self.answers[-1]
+        return text, alert
+
+    def snapshot(self) -> list[tuple[str, str, int]]:
+        """Every message with its text and edit count (to compare before/after a refused press)."""
+        return [(s.id, s.message.text, s.edits) for s in self.shown.values()]
+
+
+class FakeUser:
+    """A user of the fake platform who types commands and presses buttons he can see."""
+
+    def __init__(self, app: Any, port: FakePort, uid: str, name: str, language: str | None = "en") -> None:
+        self.app = app
+        self.port = port
+        self.user = User(port.platform, uid, name, language)
+
+    async def say(self, chat: Chat | None, name: str, args: str = "") -> None:
+        await self.app.command(Command(self.user, chat, name, args))
+
+    async def open_private(self, payload: str = "") -> None:
+        self.port.blocked.discard(self.user.id)
+        await self.app.private_start(PrivateStart(self.user, payload))
+
+    async def press(self, shown: Shown, button: Button, chat: Chat | None = None) -> tuple[str | None, bool]:
+        if button not in shown.buttons():
+            raise AssertionError(f"{self.user.name} cannot see the button {button.label!r}")
+        ref = MessageRef(self.port.platform, shown.chat_id, shown.id)
+        before = len(self.port.answers)
+        await self.app.press(Press(self.user, None if shown.private_to else chat, button.payload, ref))
+        answers = self.port.answers[before:]
+        assert len(answers) == 1, f"a press must be answered exactly once, got {len(answers)}"
+        return answers[0][1], answers[0][2]
+
+    async def press_label(self, shown: Shown, label: str, chat: Chat | None = None) -> tuple[str | None, bool]:
+        for b in shown.buttons():
+            if b.label == label or label in b.label:
+                return await self.press(shown, b, chat)
+        raise AssertionError(f"no button {label!r} in {[b.label for b in shown.buttons()]}")
+
+    def hands(self) -> list[Shown]:
+        """My private messages that carry buttons (hands with choices), newest first."""
+        return [s for s in reversed(self.port.private(self.user.id)) if s.buttons()]
+
+    async def play_one(self, rng: random.Random) -> bool:
+        """Press one move button I was given (following pickers). False when I have nothing to press."""
+        for shown in self.hands():
+            moves = [b for b in shown.buttons() if b.payload.startswith(("a.", "u."))]
+            if not moves:
+                continue
+            for _ in range(4):
+                finals = [b for b in moves if b.payload.startswith("a.")]
+                steps = [b for b in moves if b.payload.startswith("u.") and not b.payload.endswith(".main")]
+                pick_from = finals if finals and (not steps or rng.random() < 0.7) else steps or finals
+                button = rng.choice(pick_from)
+                await self.press(shown, button)
+                if button.payload.startswith("a."):
+                    return True
+                moves = [b for b in shown.buttons() if b.payload.startswith(("a.", "u."))]
+                if not moves:
+                    return True
+            return True
+        return False
+
+    async def play_code(self, code: str) -> bool:
+        """Press my way to one action (by its code), through the pickers, using only buttons I was shown.
+
+        False when no keyboard of mine leads to it."""
+        fields = dict(part.split("=", 1) for part in code.split(",")[1:] if "=" in part)
+        typ = code.split(",")[0]
+        for _ in range(4):
+            hands = self.hands()
+            if not hands:
+                return False
+            shown = hands[0]
+            finals = {b.payload.split(".", 3)[3]: b for b in shown.buttons() if b.payload.startswith("a.")}
+            if code in finals:
+                await self.press(shown, finals[code])
+                return True
+            steps = {b.payload.split(".", 3)[3]: b for b in shown.buttons() if b.payload.startswith("u.")}
+            want = None
+            if typ == "give" and f"give~c={fields.get('c')}" in steps:
+                want = f"give~c={fields.get('c')}"
+            elif typ == "play" and f"tile~l={fields.get('l')}" in steps:
+                want = f"tile~l={fields.get('l')}"
+            elif typ in ("bid", "contract") and "v" in fields:
+                value = int(fields["v"])
+                ranges = []
+                for step_code in steps:
+                    head, _, start = step_code.partition("~")
+                    if head == typ and start.isdigit() and int(start) <= value:
+                        ranges.append((int(start), step_code))
+                if ranges:
+                    want = max(ranges)[1]
+                elif f"{typ}~more" in steps:
+                    want = f"{typ}~more"
+            if want is None:
+                if "main" in steps:
+                    await self.press(shown, steps["main"])
+                    continue
+                return False
+            await self.press(shown, steps[want])
+        return False

@@ -1,0 +1,199 @@
+"""Commands that tell rather than play: help, rules, language, score sheet, leaderboard, statistics, history, export.
+
+Mixed into ``bot.app.Application``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING
+
+from bot import texts
+from bot.payloads import Payload
+from bot.port import Button, Command, Document, Message, Press
+from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
+from core.i18n import LANGS, normalize, t, when
+from renderers import render_score_sheet
+
+if TYPE_CHECKING:
+    from bot.app import Application
+
+LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
+
+
+def _notice(text: str, alert: bool = False) -> Exception:
+    from bot.app import Notice
+
+    return Notice(text, alert)
+
+
+class Info:
+    async def cmd_help(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        await self.reply(cmd, Message(texts.help_text(lang)))
+
+    def private_help(self: Application, lang: str) -> str:
+        return texts.help_text(lang)
+
+    async def cmd_rules(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        game = texts.parse_game(cmd.args)
+        rec = await self.storage.open_table(chat.id) if chat is not None else None
+        if rec is not None and (game is None or game == rec.game):
+            text = texts.rules_text(rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang)
+        else:
+            game = game or "thousand"
+            defaults = self.table_options(
+                game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
+            )
+            text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
+        await self.reply(cmd, Message(text))
+
+    async def cmd_lang(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        wanted = cmd.args.strip().lower()
+        if not wanted:
+            rows = (tuple(Button(LANG_NAMES[code], f"L.{code}") for code in LANGS),)
+            await self.reply(cmd, Message(t(lang, "Choose the language:"), buttons=rows))
+            return
+        code = normalize(wanted) if wanted.split("-")[0].split("_")[0] in LANGS else None
+        if code is None:
+            raise _notice(t(lang, "I speak English (en), Russian (ru) and Ukrainian (uk)."))
+        await self.reply(cmd, Message(await self.set_language(chat, user, code)))
+
+    async def press_L(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        if p.code not in LANGS:
+            raise _notice(t(lang, "This button is not valid."), True)
+        return await self.set_language(chat, user, p.code)
+
+    async def set_language(self: Application, chat: ChatRec | None, user: UserRec, code: str) -> str:
+        if chat is not None:
+            await self.storage.set_chat_language(chat.id, code)
+            self._chats.pop(chat.id, None)
+            return t(code, "The chat's language is now English.")
+        await self.storage.set_user_language(user.id, code)
+        self._users.pop((user.platform, user.platform_id), None)
+        return t(code, "I will speak English with you.")
+
+    async def cmd_score(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        rec = await self.chat_table(chat, lang)
+        if rec.status == LOBBY:
+            raise _notice(t(lang, "The game has not started yet."))
+        live = await self.live(rec)
+        view = live.state.view(None)
+        names = self.names(rec, lang)
+        picture = await asyncio.get_running_loop().run_in_executor(
+            self.pool, lambda: render_score_sheet(view, names=names, lang=lang)
+        )
+        totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(live.state.totals))
+        text = f"{texts.game_name(rec.game, lang)} #{rec.id}\n{totals}"
+        await self.reply(cmd, Message(text, image=picture.data, image_name="sheet.jpg"))
+
+    async def cmd_top(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None:
+            raise _notice(t(lang, "The leaderboard belongs to a group: type /top there."))
+        wanted = texts.parse_game(cmd.args)
+        lines = []
+        for game in [wanted] if wanted else list(texts.GAME_NAMES):
+            rows = await self.storage.leaderboard(chat.id, game, 10)
+            if not rows:
+                continue
+            lines.append(f"{texts.game_name(game, lang)}:")
+            for i, r in enumerate(rows, 1):
+                rating = f"{r.rating:.1f}" if r.rating is not None else "—"
+                line = t(
+                    lang,
+                    "{i}. {name}: rating {rating}, {wins} wins in {games} games",
+                    i=i,
+                    name=r.name,
+                    rating=rating,
+                    wins=r.wins,
+                    games=r.games,
+                )
+                if game == "kozel":
+                    line += " · " + t(lang, "{n} rating points", n=r.points)
+                lines.append(line)
+            lines.append("")
+        if not lines:
+            raise _notice(t(lang, "No finished games here yet."))
+        await self.reply(cmd, Message("\n".join(lines).strip()))
+
+    async def cmd_me(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None:
+            raise _notice(t(lang, "Statistics belong to a group: type /me there."))
+        lines = [user.name]
+        for game in texts.GAME_NAMES:
+            s = await self.storage.player_stats(chat.id, game, user.id)
+            if not s.games:
+                continue
+            line = t(
+                lang,
+                "{game}: {games} games, {wins} wins ({share}%), average total {avg}",
+                game=texts.game_name(game, lang),
+                games=s.games,
+                wins=s.wins,
+                share=round(100 * s.win_share),
+                avg=round(s.average_total or 0),
+            )
+            if game == "thousand":
+                line += "; " + t(lang, "barrels {barrels}, bolts {bolts}", barrels=s.barrels, bolts=s.bolts)
+            elif game == "deberts":
+                line += "; " + t(lang, "baits {n}", n=s.baits)
+            elif game == "kozel":
+                line += "; " + t(lang, "kozel {n} times, {points} rating points", n=s.kozel, points=s.rating_points)
+            if s.rating is not None:
+                line += "; " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
+            lines.append(line)
+        if len(lines) == 1:
+            lines.append(t(lang, "No finished games here yet."))
+        await self.reply(cmd, Message("\n".join(lines)))
+
+    async def cmd_history(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None:
+            raise _notice(t(lang, "History belongs to a group: type /history there."))
+        games_ = await self.storage.recent_games(chat.id, 10)
+        if not games_:
+            raise _notice(t(lang, "No finished games here yet."))
+        lines = []
+        for g in games_:
+            people = ", ".join(self.history_name(p, lang) for p in g.players)
+            status = "" if g.status == FINISHED else " · " + t(lang, "stopped")
+            lines.append(f"#{g.table_id} {texts.game_name(g.game, lang)} · {when(lang, g.ended_at)}{status}: {people}")
+        await self.reply(cmd, Message("\n".join(lines)))
+
+    @staticmethod
+    def history_name(p: object, lang: str) -> str:
+        name = t(lang, "Computer {n}", n=p.seat + 1) if p.computer else p.name  # type: ignore[attr-defined]
+        total = p.total  # type: ignore[attr-defined]
+        return name if total is None else f"{name} {total}"
+
+    async def cmd_export(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None:
+            raise _notice(t(lang, "Export a game in its group: type /export there."))
+        rec = await self.storage.open_table(chat.id)
+        arg = cmd.args.strip().lstrip("#")
+        if arg.isdigit():
+            rec = await self.storage.table(int(arg))
+            if rec.chat_id != chat.id:
+                raise _notice(t(lang, "No such game in this chat."))
+        elif rec is None or rec.status == LOBBY:
+            recent = await self.storage.recent_games(chat.id, 1)
+            if not recent:
+                raise _notice(t(lang, "No game to export yet."))
+            rec = await self.storage.table(recent[0].table_id)
+        if rec.status == LOBBY:
+            raise _notice(t(lang, "The game has not started yet."))
+        record = await self.storage.record(rec.id)
+        note = ""
+        if rec.status != FINISHED and record.get("rounds"):
+            live = await self.live(rec)
+            if live.state.phase not in ("round_over", "game_over"):
+                record = dict(record, rounds=record["rounds"][:-1])  # the round in play would show hidden cards
+                note = "\n" + t(lang, "The round in play is left out until it ends, so nobody sees hidden cards.")
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        name = f"{rec.game}-{rec.id}.json"
+        text = t(
+            lang,
+            "The record of {game} #{id}: replay it with python -m core.replay.",
+            game=texts.game_name(rec.game, lang),
+            id=rec.id,
+        )
+        await self.reply(cmd, Message(text + note, document=Document(name, data)))

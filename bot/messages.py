@@ -1,0 +1,258 @@
+"""What players see: the lobby, the public table, a private hand, score sheets — as ``bot.port.Message``\\ s.
+
+Pure functions of a table's data; pictures are drawn by ``renderers`` (callers run these off the event loop).
+The public table never carries a hand picture and a private message always names its table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot import keyboards, payloads, texts
+from bot.port import MAX_CAPTION, Button, Message
+from core.base import Event
+from core.i18n import describe, t
+from renderers import render_hand, render_score_sheet, render_table
+
+CAPTION_EVENTS = 8  # the latest sentences shown under the table picture
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the messages show it."""
+
+    seat: int
+    name: str
+    computer: str | None = None  # level
+    taken_over: bool = False
+    human: bool = True
+
+
+def seat_label(info: SeatInfo, lang: str) -> str:
+    if info.computer:
+        return f"{info.name} ({texts.level_name(info.computer, lang)})"
+    if info.taken_over:
+        return f"{info.name} ({t(lang, 'computer plays')})"
+    return info.name
+
+
+def computer_name(seat: int, lang: str) -> str:
+    return t(lang, "Computer {n}", n=seat + 1)
+
+
+def fit(text: str, limit: int = MAX_CAPTION) -> str:
+    """Cut from the top (the oldest sentences) so the newest stay, never mid-line where avoidable."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    while len(lines) > 1 and len("\n".join(lines)) > limit - 2:
+        lines.pop(0)
+    out = "\n".join(lines)
+    return ("…\n" + out)[:limit] if len(out) > limit - 2 else "…\n" + out
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Lobby
+
+
+def lobby_message(
+    *,
+    table_id: int,
+    rev: int,
+    game: str,
+    players: int,
+    seats: list[SeatInfo | None],
+    host_name: str,
+    options: dict[str, Any],
+    timer: int,
+    lang: str,
+    page: str = "main",
+    min_players: int,
+    max_players: int,
+) -> Message:
+    name = texts.game_name(game, lang)
+    lines = [t(lang, "{game}: a table for {n} is open.", game=name, n=players), ""]
+    for i in range(players):
+        info = seats[i] if i < len(seats) else None
+        lines.append(f"{i + 1}. {seat_label(info, lang) if info else '—'}")
+    lines.append("")
+    changed = [
+        texts.option_line(row["name"], options.get(row["name"], row["default"]), lang)
+        for row in texts.option_rows(game, players)
+        if options.get(row["name"], row["default"]) != row["default"]
+    ]
+    lines.append(t(lang, "Host: {name}", name=host_name))
+    lines.append(f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}")
+    if changed:
+        lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
+    full = all(s is not None for s in seats[:players]) and len(seats) >= players
+    lines.append("")
+    lines.append(t(lang, "All seats taken: the host starts the game.") if full else t(lang, "Press Join to sit down."))
+
+    if page == "set":
+        rows: list[list[Button]] = []
+        for i, row in enumerate(texts.option_rows(game, players)):
+            value = options.get(row["name"], row["default"])
+            rows.append(
+                [
+                    Button(
+                        texts.option_line(row["name"], value, lang),
+                        payloads.make("o", table=table_id, rev=rev, number=i),
+                    )
+                ]
+            )
+        timer_index = len(texts.option_rows(game, players))
+        rows.append(
+            [
+                Button(
+                    f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}",
+                    payloads.make("o", table=table_id, rev=rev, number=timer_index),
+                )
+            ]
+        )
+        rows.append([Button("◀ " + t(lang, "Back"), payloads.make("m", table=table_id, rev=rev, code="main"))])
+        return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
+
+    rows = [
+        [
+            Button(t(lang, "Join"), payloads.make("j", table=table_id), style="primary"),
+            Button(t(lang, "Leave"), payloads.make("l", table=table_id)),
+        ],
+        [
+            Button("+🤖 " + texts.level_name(level, lang), payloads.make("c", table=table_id, rev=rev, code=level))
+            for level in texts.TABLE_LEVELS
+        ],
+    ]
+    third = []
+    if any(s is not None and s.computer for s in seats):
+        last = max(s.seat for s in seats if s is not None and s.computer)
+        third.append(Button("−🤖", payloads.make("r", table=table_id, rev=rev, number=last)))
+    if max_players > min_players:
+        nxt = players + 1 if players < max_players else min_players
+        third.append(
+            Button(t(lang, "Seats: {n}", n=players) + " ⟳", payloads.make("n", table=table_id, rev=rev, number=nxt))
+        )
+    third.append(Button("⚙ " + t(lang, "Settings"), payloads.make("m", table=table_id, rev=rev, code="set")))
+    rows.append(third)
+    rows.append([Button("▶ " + t(lang, "Start"), payloads.make("s", table=table_id), style="primary")])
+    return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The table in the group
+
+
+def sentences(game: str, events: list[Event], lang: str, names: list[str]) -> list[str]:
+    out = []
+    for ev in events:
+        try:
+            text = describe(game, ev, lang, names)
+        except (KeyError, ValueError, TypeError, IndexError):
+            continue
+        if text:
+            out.append(text)
+    return out
+
+
+def turn_line(state_view: dict[str, Any], names: list[str], lang: str, seats: list[SeatInfo]) -> str:
+    if state_view.get("finished"):
+        return t(lang, "The game is over.")
+    seat = state_view.get("to_act")
+    if seat is None:
+        return ""
+    return t(lang, "Turn: {name}", name=seat_label(seats[seat], lang))
+
+
+def table_message(
+    *,
+    game: str,
+    table_id: int,
+    view: dict[str, Any],
+    names: list[str],
+    seats: list[SeatInfo],
+    recent: list[Event],
+    lang: str,
+    title: str,
+    style: str = "classic",
+) -> Message:
+    """The one public table message: the picture, the latest events, whose turn, and the public buttons."""
+    picture = render_table(view, names=names, lang=lang, style=style)
+    lines = [f"{title}"]
+    lines += sentences(game, recent[-CAPTION_EVENTS:], lang, names)
+    turn = turn_line(view, names, lang, seats)
+    if turn:
+        lines.append(turn)
+    rows: list[tuple[Button, ...]] = []
+    if not view.get("finished"):
+        line = [Button("🂠 " + t(lang, "Show my hand"), payloads.make("h", table=table_id))]
+        if any(s.taken_over for s in seats):
+            line.append(Button(t(lang, "Take my seat back"), payloads.make("k", table=table_id)))
+        rows.append(tuple(line))
+    return Message(fit("\n".join(lines)), image=picture.data, image_name="table.jpg", buttons=tuple(rows))
+
+
+def sheet_message(
+    *, game: str, view: dict[str, Any], names: list[str], lines: list[str], lang: str, title: str
+) -> Message:
+    picture = render_score_sheet(view, names=names, lang=lang)
+    return Message(fit("\n".join([title, *lines])), image=picture.data, image_name="sheet.jpg")
+
+
+# ------------------------------------------------------------------------------------------------------------
+# A player's private message
+
+
+def hand_message(
+    *,
+    game: str,
+    table_id: int,
+    version: int,
+    view: dict[str, Any],
+    names: list[str],
+    seats: list[SeatInfo],
+    lang: str,
+    where: str,
+    step: str | None = None,
+    note: str | None = None,
+) -> Message:
+    """The seat's hand picture with its legal actions as buttons; the text says which table it is."""
+    picture = render_hand(view, lang=lang)
+    seat = view["seat"]
+    lines = [where]
+    if view.get("finished"):
+        lines.append(t(lang, "The game is over."))
+    elif view.get("to_act") == seat and view.get("legal"):
+        lines.append(t(lang, "Your turn: {what}", what=_what(game, view, lang)))
+    elif view.get("legal"):
+        lines.append(t(lang, "You may act now."))
+    elif view.get("to_act") is not None:
+        lines.append(t(lang, "Waiting for {name}.", name=seat_label(seats[view["to_act"]], lang)))
+    if note:
+        lines.append(note)
+    rows = keyboards.action_rows(view, table_id, version, lang, names, step)
+    return Message(
+        fit("\n".join(lines)),
+        image=picture.data,
+        image_name="hand.jpg",
+        buttons=tuple(tuple(r) for r in rows),
+    )
+
+
+def _what(game: str, view: dict[str, Any], lang: str) -> str:
+    types = {a.get("type") for a in view.get("legal") or []}
+    if types & {"bid"}:
+        return t(lang, "bid or pass")
+    if "contract" in types:
+        return t(lang, "name your contract")
+    if "give" in types:
+        return t(lang, "give a card to each opponent")
+    if "take_talon" in types:
+        return t(lang, "choose a talon")
+    if types & {"name_suit", "play_trump"}:
+        return t(lang, "take the trump or pass")
+    if "swap_seven" in types:
+        return t(lang, "swap the seven or not")
+    if "play" in types:
+        return t(lang, "play a tile") if game == "kozel" else t(lang, "play a card")
+    return t(lang, "choose")

@@ -1,0 +1,89 @@
+"""Button payloads: what a button carries (table id, state version, an action's code) and how it is read back.
+
+A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``, fields separated by ``.``::
+
+    a.17.42.play,c=QS       play the queen of spades at table 17, version 42
+    u.17.42.bid~130         a private picker step (show the bids from 130): changes nothing
+    j.17  l.17  s.17        join / leave / start the lobby of table 17
+    c.17.3.normal           host: add a computer of that level (lobby revision 3)
+    r.17.3.2                host: remove the computer at seat 2
+    n.17.3.4                host: four seats
+    o.17.3.5                host: the next value of setting 5
+    m.17.3.set              host: show the lobby's settings page (``main``: back)
+    h.17                    show my hand (sends it privately)
+    k.17                    take my seat back from the computer
+    L.ru                    the chat's (or, privately, my) language
+    N.kozel                 open a table for this game here
+
+Anything that does not parse is ``None``: the press gets a notice and nothing changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.port import MAX_PAYLOAD, PAYLOAD_CHARS
+
+KINDS = {
+    "a": ("table", "version", "code"),
+    "u": ("table", "version", "code"),
+    "j": ("table",),
+    "l": ("table",),
+    "s": ("table",),
+    "h": ("table",),
+    "k": ("table",),
+    "c": ("table", "rev", "code"),
+    "r": ("table", "rev", "number"),
+    "n": ("table", "rev", "number"),
+    "o": ("table", "rev", "number"),
+    "m": ("table", "rev", "code"),
+    "L": ("code",),
+    "N": ("code",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    kind: str
+    table: int | None = None
+    version: int | None = None
+    rev: int | None = None
+    number: int | None = None
+    code: str | None = None
+
+    def encode(self) -> str:
+        fields = KINDS[self.kind]
+        parts = [self.kind] + [str(getattr(self, f)) for f in fields]
+        text = ".".join(parts)
+        if len(text.encode()) > MAX_PAYLOAD or not set(text) <= PAYLOAD_CHARS:
+            raise ValueError(f"payload does not fit: {text!r}")
+        return text
+
+
+def make(kind: str, **fields: int | str) -> str:
+    return Payload(kind, **fields).encode()  # type: ignore[arg-type]
+
+
+def parse(text: object) -> Payload | None:
+    """Read a payload; ``None`` for anything malformed (never raises)."""
+    if not isinstance(text, str) or not text or len(text) > MAX_PAYLOAD or not set(text) <= PAYLOAD_CHARS:
+        return None
+    kind, _, rest = text.partition(".")
+    fields = KINDS.get(kind)
+    if fields is None:
+        return None
+    # the last field (a code) may itself contain dots? no: codes never contain dots, but split at most n-1 times
+    parts = rest.split(".", len(fields) - 1) if rest else []
+    if len(parts) != len(fields):
+        return None
+    values: dict[str, int | str] = {}
+    for name, raw in zip(fields, parts):
+        if name == "code":
+            if not raw:
+                return None
+            values[name] = raw
+        else:
+            if not raw.isdigit() or len(raw) > 12:
+                return None
+            values[name] = int(raw)
+    return Payload(kind, **values)  # type: ignore[arg-type]

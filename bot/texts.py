@@ -1,0 +1,155 @@
+"""The bot's own words that come from tables of names: games, levels, table conventions, help and rules.
+
+Every string is a catalog message (``core.i18n``): marked with ``N_`` here and translated with ``t`` when shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import games
+from core.i18n import N_, t
+
+GAME_NAMES = {"thousand": N_("Thousand"), "deberts": N_("Deberts"), "kozel": N_("Kozel")}
+
+# what players type after `new`: every name in every language we speak
+GAME_ALIASES = {
+    "thousand": "thousand",
+    "1000": "thousand",
+    "тысяча": "thousand",
+    "тисяча": "thousand",
+    "deberts": "deberts",
+    "debertz": "deberts",
+    "деберц": "deberts",
+    "kozel": "kozel",
+    "козел": "kozel",
+    "козёл": "kozel",
+    "dominoes": "kozel",
+    "domino": "kozel",
+    "домино": "kozel",
+    "доміно": "kozel",
+}
+
+DEFAULT_SEATS = {"thousand": 3, "deberts": 2, "kozel": 4}
+
+LEVEL_NAMES = {"random": N_("random"), "easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
+TABLE_LEVELS = ("easy", "normal", "strong")
+
+OPTION_LABELS = {
+    "bidding_floor": N_("Bidding floor"),
+    "second_talon_to_last_trick": N_("Unused talon to the last trick"),
+    "show_talon_on_100": N_("Show the talon on 100"),
+    "may_concede": N_("Declarer may concede"),
+    "concede_penalty": N_("Conceding costs the bid"),
+    "redeal": N_("Redeal on a poor hand"),
+    "bolts_in_a_row": N_("Only bolts in a row count"),
+    "bidding_on_barrel": N_("Outbidding the barrel"),
+    "missed_barrels_reset": N_("Three missed barrels reset to 0"),
+    "ace_marriage": N_("Ace marriage (200)"),
+    "dump_truck": N_("Dump truck at ±555"),
+    "golden_round": N_("Golden round"),
+    "target": N_("Play to"),
+    "winner_takes_all": N_("Winner takes all"),
+    "obligatory_order": N_("Obligatory order"),
+    "seven_swap": N_("Seven swap"),
+    "hanging_separately": N_("Hanging baits one by one"),
+    "trump_in_combinations": N_("Trump runs"),
+    "fish": N_("Fish"),
+}
+
+VALUE_LABELS = {
+    "moscow": N_("Moscow (trump run wins)"),
+    "kharkov": N_("Kharkov (trump ignored)"),
+    "all": N_("everyone scores his hand"),
+    "one": N_("the most takes all"),
+}
+
+TIMER_CHOICES = (0, 30, 60, 120, 300)
+DEFAULT_TIMER = 120
+
+GAME_SUMMARIES = {
+    "thousand": N_(
+        "Thousand: 24 cards (9 to ace). Bid for the talon, give away cards, name your contract and make it "
+        "with tricks and marriages (K+Q: ♠40 ♣60 ♦80 ♥100, declared on the lead, it names trump). "
+        "First to 1000 wins; from 880 you are on the barrel and must make a contract to get off it."
+    ),
+    "deberts": N_(
+        "Deberts: 32 cards. Take or name trump from the open card, declare runs and the bella, take tricks "
+        "(last trick +10). The declarer must score more than the others or he is bait. First to the target wins."
+    ),
+    "kozel": N_(
+        "Kozel (dominoes): 28 tiles, 7 each; match an end of the chain. Going out scores the others' hands to "
+        "them; a blocked chain is a fish. Scores of 12 or less are remembered. Whoever reaches 101 is the kozel."
+    ),
+}
+
+
+def game_name(game: str, lang: str) -> str:
+    return t(lang, GAME_NAMES.get(game, game))
+
+
+def level_name(level: str, lang: str) -> str:
+    return t(lang, LEVEL_NAMES.get(level, level))
+
+
+def value_text(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return t(lang, "on") if value else t(lang, "off")
+    if isinstance(value, str):
+        return t(lang, VALUE_LABELS[value]) if value in VALUE_LABELS else value
+    return str(value)
+
+
+def timer_text(seconds: int, lang: str) -> str:
+    if not seconds:
+        return t(lang, "off")
+    if seconds < 60:
+        return t(lang, "{n} s", n=seconds)
+    return t(lang, "{n} min", n=seconds // 60)
+
+
+def option_rows(game: str, players: int) -> list[dict[str, Any]]:
+    """Every table convention of the game with its choices and default (``Options.describe``)."""
+    rules = games.get(game)
+    return rules.options_type.describe(players)
+
+
+def option_line(name: str, value: Any, lang: str) -> str:
+    return f"{t(lang, OPTION_LABELS.get(name, name))}: {value_text(value, lang)}"
+
+
+def parse_game(text: str) -> str | None:
+    word = (text or "").strip().lower().split()
+    if not word:
+        return None
+    return GAME_ALIASES.get(word[0])
+
+
+def help_text(lang: str) -> str:
+    lines = [
+        t(lang, "Play Thousand, Deberts and Kozel with friends right here."),
+        "",
+        t(lang, "/new thousand|deberts|kozel: open a table in this chat"),
+        t(lang, "/join, /leave: take or leave a seat"),
+        t(lang, "/stop: stop the game (the host, or most of the players)"),
+        t(lang, "/settings: the table's conventions"),
+        t(lang, "/rules: how this game is played here"),
+        t(lang, "/score: the score sheet"),
+        t(lang, "/top, /me, /history: the chat's players, your results, recent games"),
+        t(lang, "/export: the game's record as a file"),
+        t(lang, "/lang: language"),
+        "",
+        t(lang, "Your cards and your choices come to you privately; the chat sees the table."),
+    ]
+    return "\n".join(lines)
+
+
+def rules_text(game: str, players: int, options: dict[str, Any], timer: int, lang: str) -> str:
+    lines = [f"{game_name(game, lang)}", t(lang, GAME_SUMMARIES[game]), "", t(lang, "Conventions at this table:")]
+    for row in option_rows(game, players):
+        value = options.get(row["name"], row["default"])
+        mark = "" if value == row["default"] else " *"
+        lines.append(f"• {option_line(row['name'], value, lang)}{mark}")
+    lines.append(f"• {t(lang, 'Turn timer')}: {timer_text(timer, lang)}")
+    lines.append(t(lang, "* differs from the usual rule"))
+    return "\n".join(lines)

@@ -1,0 +1,709 @@
+"""The Thousand rules engine: phases, legal actions and applying them (RULES.md §1).
+
+``ThousandEngine`` composes the role modules below it (cards, deal, bidding, play, scoring); the view and
+the storage sit on top of it (``view.py``, ``persist.py``) and ``state.ThousandState`` puts them together.
+
+Phases of a round: ``bidding`` -> ``talon`` (2 players: choose one of two talons) -> ``give`` (one card to
+each other active player) -> ``contract`` -> ``play`` -> ``round_over`` (or ``game_over``). The 3p/4p talon
+is taken automatically, as are floor passes and the barrel player's talon at 121 when others may not bid.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from core.base import Action, Event, GameState, IllegalAction, MalformedAction
+from core.rng import stream
+from core.thousand import deal as dealing
+from core.thousand.bidding import bid_values, contract_values, first_bid_above
+from core.thousand.cards import DECK, POINTS, bid_cap, card_points
+from core.thousand.options import ThousandOptions
+from core.thousand.play import declared_marriage, playable, trick_winner
+from core.thousand.scoring import RoundOutcome, Standing, settle
+
+PLAY_PHASES = ("bidding", "talon", "give", "contract", "play")
+ACTION_TYPES = ("bid", "pass", "take_talon", "give", "contract", "concede", "redeal", "play")
+
+# Every attribute that makes up the state, in to_json order.
+GAME_FIELDS = (
+    "players", "seed", "first_dealer", "phase", "dealer", "next_dealer", "round_index", "rounds_scored",
+    "totals", "bolts", "barrel", "barrel_attempts", "missed_barrels", "winner_seat", "history", "log",
+)  # fmt: skip
+ROUND_FIELDS = (
+    "hands", "talons", "active", "sitting_out", "bids", "bid", "declarer", "turn", "talon_taken", "talon_shown",
+    "gives", "contract", "trump", "trick", "leader", "tricks_done", "tricks_taken", "card_pts", "marriages",
+    "last_trick", "played", "golden", "round_actions",
+)  # fmt: skip
+
+
+def _next(seat: int, n: int) -> int:
+    return (seat + 1) % n
+
+
+# Actions are immutable named tuples: the engine hands out one shared object per decision instead of building
+# a new one each time (legal actions are asked for at every step of every random game and search rollout).
+_PLAY = [{c: Action(s, "play", card=c) for c in DECK} for s in range(4)]
+_GIVE = [{(c, to): Action(s, "give", card=c, to=to) for c in DECK for to in range(4)} for s in range(4)]
+# bids and contracts that are multiples of 5, by value // 5 (so a run of them is one list slice)
+_BID_STEP = [[Action(s, "bid", value=5 * k) for k in range(201)] for s in range(4)]
+_CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s in range(4)]
+_EXPECTED = {
+    "bidding": ("bid", "pass"),
+    "talon": ("take_talon",),
+    "give": ("give", "concede"),
+    "contract": ("contract", "concede"),
+    "play": ("play", "concede"),
+}
+
+
+class ThousandEngine(GameState):
+    """The rules of one Thousand game as plain data; ``state.ThousandState`` adds seeing and storing."""
+
+    game = "thousand"
+
+    def __init__(self, players: int, options: ThousandOptions, seed: int | str, first_dealer: int) -> None:
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.phase = "round_over"
+        self.dealer = first_dealer
+        self.next_dealer = first_dealer
+        self.round_index = 0  # round entries dealt so far (redeals included)
+        self.rounds_scored = 0  # rounds played to a score (for the golden rounds)
+        self.totals = [0] * players
+        self.bolts = [0] * players
+        self.barrel = [False] * players
+        self.barrel_attempts = [0] * players
+        self.missed_barrels = [0] * players
+        self.winner_seat: int | None = None
+        self.history: list[dict[str, Any]] = []  # score-sheet rows
+        self.log: list[dict[str, Any]] = []  # record rounds: {"deal", "actions"}
+        self._clear_round()
+
+    def _clear_round(self) -> None:
+        n = self.players
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.talons: list[list[str]] = []
+        self.active: list[int] = []
+        self.sitting_out: int | None = None
+        self.bids: list[int | str | None] = [None] * n
+        self.bid: int | None = None
+        self.declarer: int | None = None
+        self.turn: int | None = None
+        self.talon_taken: int | None = None
+        self.talon_shown = False
+        self.gives: list[dict[str, Any]] = []
+        self.contract: int | None = None
+        self.trump: str | None = None
+        self.trick: list[list[Any]] = []  # [seat, card] in play order
+        self.leader: int | None = None
+        self.tricks_done = 0
+        self.tricks_taken = [0] * n
+        self.card_pts = [0] * n
+        self.marriages: list[dict[str, Any]] = []
+        self.last_trick: dict[str, Any] | None = None
+        self.played: list[str] = []  # every card played this round, in order
+        self.golden = False
+        self.round_actions = 0
+
+    # ------------------------------------------------------------------------------------------------
+    # what the state is
+
+    @property
+    def to_act(self) -> int | None:
+        if self.phase in ("bidding", "play"):
+            return self.turn
+        if self.phase in ("talon", "give", "contract"):
+            return self.declarer
+        return None
+
+    @property
+    def winner(self) -> int | None:
+        return self.winner_seat
+
+    @property
+    def first_hand(self) -> int:
+        return _next(self.dealer, self.players)
+
+    @property
+    def tricks_per_round(self) -> int:
+        return 11 if self.players == 2 else 8
+
+    @property
+    def on_hundred(self) -> bool:
+        return self.bid == 100
+
+    @property
+    def marriage_points(self) -> list[int]:
+        out = [0] * self.players
+        for m in self.marriages:
+            out[m["seat"]] += m["points"]
+        return out
+
+    # ------------------------------------------------------------------------------------------------
+    # dealing
+
+    def next_round_in_place(self, deal: dict[str, Any] | None = None) -> list[Event]:
+        if self.phase != "round_over":
+            raise IllegalAction("the round is still being played", "round_not_over")
+        dealer = self.next_dealer
+        if deal is None:  # a deal of our own making is valid by construction: no need to check it
+            deal = dealing.random_deal(self.players, dealer, stream(self.seed, "deal", self.round_index))
+            hands, talons = deal["hands"], deal["talon"]
+        else:
+            hands, talons = dealing.check_deal(deal, self.players, dealer)
+        self._clear_round()
+        self.dealer = dealer
+        self.round_index += 1
+        self.log.append(
+            {"deal": {"hands": [list(h) for h in hands], "talon": [list(t) for t in talons]}, "actions": []}
+        )
+        self.hands = hands
+        self.talons = talons
+        n = self.players
+        self.sitting_out = dealer if n == 4 else None
+        self.active = [s for s in range(n) if s != self.sitting_out]
+        self.golden = self.options.golden_round and self.rounds_scored < 3
+        events = [
+            Event(
+                "round_started",
+                None,
+                {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": self.sitting_out,
+                 "golden": self.golden},
+            )
+        ]  # fmt: skip
+        self.phase = "bidding"
+        barrel_seat = next((s for s in self.active if self.barrel[s]), None)
+        if barrel_seat is not None and not self.options.bidding_on_barrel:
+            events.append(Event("barrel_takes_talon", barrel_seat, {"value": 121}))
+            self.bid = 121
+            self.bids[barrel_seat] = 121
+            events += self._win_bidding(barrel_seat)
+            return events
+        for s in self.active:
+            if self.totals[s] < self.options.bidding_floor and not self.barrel[s]:
+                self.bids[s] = "pass"
+                events.append(Event("auto_pass", s, {"floor": self.options.bidding_floor, "total": self.totals[s]}))
+        if all(self.bids[s] == "pass" for s in self.active):
+            # nobody may bid: the first hand plays a hundred anyway (docs/rules-thousand.md)
+            self.bids[self.first_hand] = None
+        self.turn = self.first_hand
+        if self.bids[self.turn] == "pass":
+            self.turn = self._next_bidder(self.turn)
+        events += self._check_bidding_end()
+        return events
+
+    # ------------------------------------------------------------------------------------------------
+    # legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == "play" and seat == self.turn and type(seat) is int:
+            # the hot path of every random game (``_playable`` written out; no redeal is possible while playing)
+            actions = _PLAY[seat]
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                led = trick[0][1][1]
+                out = [actions[c] for c in hand if c[1] == led]
+                if not out:
+                    trump = self.trump
+                    if trump is not None:
+                        out = [actions[c] for c in hand if c[1] == trump]
+                    if not out:
+                        out = [actions[c] for c in hand]
+                return out  # conceding is only possible before the first lead
+            out = [actions[c] for c in hand]
+            if self.tricks_done == 0 and self._may_concede(seat):
+                out.append(Action(seat, "concede"))
+            return out
+        out = []
+        if self.phase not in PLAY_PHASES or not isinstance(seat, int):
+            return out
+        if self._may_redeal(seat):
+            out.append(Action(seat, "redeal"))
+        if seat != self.to_act:
+            return out
+        phase = self.phase
+        if phase == "bidding":
+            if self._may_pass(seat):
+                out.append(Action(seat, "pass"))
+            out += self._bid_actions(seat)
+        elif phase == "talon":
+            out += [Action(seat, "take_talon", index=i) for i in range(len(self.talons))]
+        elif phase == "give":
+            receivers = self._receivers_left()
+            if type(seat) is int:
+                gives = _GIVE[seat]
+                out += [gives[(c, r)] for c in self.hands[seat] for r in receivers]
+            else:
+                out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
+            if self._may_concede(seat):
+                out.append(Action(seat, "concede"))
+        elif phase == "contract":
+            out += self._contract_actions(seat)
+            if self._may_concede(seat):
+                out.append(Action(seat, "concede"))
+        elif phase == "play":
+            out += [Action(seat, "play", card=c) for c in self._playable(seat)]
+            if self._may_concede(seat):
+                out.append(Action(seat, "concede"))
+        return out
+
+    def _next_bidder(self, seat: int) -> int:
+        n = self.players
+        s = _next(seat, n)
+        for _ in range(n):
+            if s in self.active and self.bids[s] != "pass":
+                return s
+            s = _next(s, n)
+        return seat
+
+    def _may_pass(self, seat: int) -> bool:
+        # the first hand opens with at least 100 and may not pass on the opening call
+        return not (self.bid is None and seat == self.first_hand and self.bids[seat] is None)
+
+    def _bid_values(self, seat: int, cap: int | None = None) -> list[int]:
+        return bid_values(self.hands[seat], self.bid, self.barrel[seat], self.options.ace_marriage, cap)
+
+    def _bid_actions(self, seat: int) -> list[Action]:
+        """``Action(seat, "bid", value=v)`` for every v of ``_bid_values(seat)``, from the shared actions."""
+        if type(seat) is not int:
+            return [Action(seat, "bid", value=v) for v in self._bid_values(seat)]
+        on_barrel = self.barrel[seat]
+        cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
+        out = [Action(seat, "bid", value=121)] if on_barrel and (self.bid is None or self.bid < 121) else []
+        low = first_bid_above(self.bid, on_barrel)
+        return out + _BID_STEP[seat][low // 5 : cap // 5 + 1]  # = range(low, cap + 1, 5), low a multiple of 5
+
+    def _contract_actions(self, seat: int) -> list[Action]:
+        """``Action(seat, "contract", value=v)`` for every v of ``_contract_values()``."""
+        d = self.declarer
+        assert d is not None and self.bid is not None
+        if type(seat) is not int:
+            return [Action(seat, "contract", value=v) for v in self._contract_values()]
+        cap = bid_cap(self.hands[d], self.options.ace_marriage, self.barrel[d])
+        start = (self.bid // 5 + 1) * 5
+        return [Action(seat, "contract", value=self.bid)] + _CONTRACT_STEP[seat][start // 5 : cap // 5 + 1]
+
+    def _receivers_left(self) -> list[int]:
+        done = {g["to"] for g in self.gives}
+        return [s for s in self.active if s != self.declarer and s not in done]
+
+    def _contract_values(self) -> list[int]:
+        d = self.declarer
+        assert d is not None and self.bid is not None
+        return contract_values(self.hands[d], self.bid, self.barrel[d], self.options.ace_marriage)
+
+    def _may_concede(self, seat: int) -> bool:
+        if not self.options.may_concede or seat != self.declarer or self.barrel[seat]:
+            return False
+        if self.phase in ("give", "contract"):
+            return True
+        return self.phase == "play" and self.tricks_done == 0 and not self.trick
+
+    def _may_redeal(self, seat: int) -> bool:
+        if not self.options.redeal or seat not in self.active:
+            return False
+        # before the first action of the round: in bidding, or in talon/give when the bidding closed by itself
+        if self.round_actions == 0 and self.phase in ("bidding", "talon", "give") and not self.gives:
+            hand = self.hands[seat]
+            if self.declarer == seat and self.talon_taken is not None:
+                hand = [c for c in hand if c not in self.talons[self.talon_taken]]
+            if sum(1 for c in hand if c[0] == "9") == 4 or card_points(hand) < 14:
+                return True
+        if seat == self.declarer and self.phase == "give" and not self.gives and self.talon_taken is not None:
+            return all(c[0] == "9" for c in self.talons[self.talon_taken])
+        return False
+
+    def _playable(self, seat: int) -> list[str]:
+        return playable(self.hands[seat], self.trick, self.trump)
+
+    # ------------------------------------------------------------------------------------------------
+    # applying
+
+    def apply_in_place(self, action: Action) -> list[Event]:
+        if self.phase == "play" and type(action) is Action and action[1] == "play":
+            seat, card = action[0], action[3]
+            if seat == self.turn and type(seat) is int and card in self.hands[seat]:
+                trick = self.trick
+                if trick:  # follow suit, else trump when you can (``_playable`` as a test)
+                    led = trick[0][1][1]
+                    suit = card[1]  # type: ignore[index]
+                    if suit != led:
+                        hand = self.hands[seat]
+                        trump = self.trump
+                        for c in hand:
+                            if c[1] == led or (c[1] == trump and suit != trump):
+                                break
+                        else:
+                            trick = None
+                    else:
+                        trick = None
+                if not trick:  # the hot path: a legal card (accepted exactly when every check of _check passes)
+                    events = self._play(seat, card)  # type: ignore[arg-type]
+                    if self.log:
+                        self.log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
+                    self.round_actions += 1
+                    return events
+        self._check(action)
+        events = self._perform(action)
+        if self.log:
+            self.log[-1]["actions"].append(action.to_json())
+        self.round_actions += 1
+        return events
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalAction with a precise reason when the action is not legal now."""
+        if not isinstance(action, Action):
+            raise MalformedAction("not an action", "malformed_action")
+        seat, typ = action.seat, action.type
+        if typ not in ACTION_TYPES:
+            raise MalformedAction(f"unknown action '{typ}'", "unknown_action", type=typ)
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat}", "no_such_seat", seat=seat)
+        if self.phase == "game_over":
+            raise IllegalAction("the game is over", "game_over")
+        if self.phase == "round_over":
+            raise IllegalAction("the round is over", "round_over")
+        if typ == "redeal":
+            if not self._may_redeal(seat):
+                raise IllegalAction("a redeal cannot be called now", "no_redeal", seat=seat)
+            return
+        if seat != self.to_act:
+            raise IllegalAction("it is not your turn", "not_your_turn", seat=seat, to_act=self.to_act)
+        phase = self.phase
+        expected = _EXPECTED[phase]
+        if typ not in expected:
+            raise IllegalAction(f"'{typ}' is not possible while {phase}", "wrong_phase", type=typ, phase=phase)
+        if typ == "pass":
+            if not self._may_pass(seat):
+                raise IllegalAction("the first hand must open the bidding with at least 100", "must_open")
+        elif typ == "bid":
+            self._check_bid(seat, action.value)
+        elif typ == "take_talon":
+            if action.index not in range(len(self.talons)):
+                raise IllegalAction("choose talon 0 or 1", "no_such_talon", index=action.index)
+        elif typ == "give":
+            card, to = action.card, action.to
+            if card is None or to is None:
+                raise MalformedAction("give needs 'card' and 'to'", "malformed_action")
+            if to == seat:
+                raise IllegalAction("you cannot give a card to yourself", "give_to_self")
+            if to not in self.active:
+                raise IllegalAction(f"seat {to} does not play this round", "not_active", to=to)
+            if to not in self._receivers_left():
+                raise IllegalAction(f"seat {to} already got a card", "already_given", to=to)
+            if card not in self.hands[seat]:
+                raise IllegalAction(f"you do not hold {card}", "card_not_held", card=card)
+        elif typ == "contract":
+            self._check_contract(action.value)
+        elif typ == "concede":
+            if not self._may_concede(seat):
+                if self.barrel[seat]:
+                    raise IllegalAction("no conceding on the barrel", "no_concede_on_barrel")
+                if not self.options.may_concede:
+                    raise IllegalAction("this table does not allow conceding", "no_concede")
+                raise IllegalAction("conceding is only possible before the first lead", "too_late_to_concede")
+        elif typ == "play":
+            card = action.card
+            if card is None:
+                raise MalformedAction("play needs 'card'", "malformed_action")
+            if card not in self.hands[seat]:
+                raise IllegalAction(f"you do not hold {card}", "card_not_held", card=card)
+            if card not in self._playable(seat):
+                led = self.trick[0][1][1]
+                if any(c[1] == led for c in self.hands[seat]):
+                    raise IllegalAction("you must follow suit", "must_follow_suit", suit=led)
+                raise IllegalAction("you must play a trump", "must_trump", suit=self.trump)
+
+    def _check_bid(self, seat: int, value: int | None) -> None:
+        if value is None:
+            raise MalformedAction("bid needs 'value'", "malformed_action")
+        on_barrel = self.barrel[seat]
+        cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
+        if value % 5 != 0 and not (on_barrel and value == 121):
+            raise IllegalAction("bids are multiples of 5", "bid_not_multiple_of_5", value=value)
+        lowest = self._bid_values(seat, cap)
+        if not lowest or value < lowest[0]:
+            minimum = lowest[0] if lowest else (self.bid or 100) + 5
+            raise IllegalAction(f"the bid must be at least {minimum}", "bid_too_low", value=value, minimum=minimum)
+        if value > cap:
+            raise IllegalAction(
+                f"your hand allows at most {cap} (120 + marriages)", "bid_too_high", value=value, maximum=cap
+            )
+        if value not in lowest:  # pragma: no cover - every other value is caught above
+            raise IllegalAction(f"{value} is not a possible bid", "bad_bid", value=value)
+
+    def _check_contract(self, value: int | None) -> None:
+        if value is None:
+            raise MalformedAction("contract needs 'value'", "malformed_action")
+        values = self._contract_values()
+        assert self.bid is not None
+        if value < self.bid:
+            raise IllegalAction(f"the contract cannot be below the bid {self.bid}", "contract_below_bid",
+                                value=value, bid=self.bid)  # fmt: skip
+        if value not in values:
+            if value % 5 != 0:
+                raise IllegalAction("contracts are multiples of 5", "contract_not_multiple_of_5", value=value)
+            raise IllegalAction(f"your hand allows at most {values[-1]}", "contract_too_high", value=value,
+                                maximum=values[-1])  # fmt: skip
+
+    def _perform(self, a: Action) -> list[Event]:
+        seat = a.seat
+        if a.type == "play":
+            return self._play(seat, a.card)  # type: ignore[arg-type]
+        if a.type == "redeal":
+            return self._redeal(seat)
+        if a.type == "pass":
+            self.bids[seat] = "pass"
+            events = [Event("pass", seat)]
+            self.turn = self._next_bidder(seat)
+            return events + self._check_bidding_end()
+        if a.type == "bid":
+            assert a.value is not None
+            self.bid = a.value
+            self.bids[seat] = a.value
+            events = [Event("bid", seat, {"value": a.value})]
+            self.turn = self._next_bidder(seat)
+            return events + self._check_bidding_end()
+        if a.type == "take_talon":
+            assert a.index is not None
+            return self._take_talon(a.index)
+        if a.type == "give":
+            assert a.card is not None and a.to is not None
+            self.hands[seat].remove(a.card)
+            self.hands[a.to].append(a.card)
+            self.gives.append({"card": a.card, "from": seat, "to": a.to})
+            events = [Event("card_given", seat, {"to": a.to})]
+            if not self._receivers_left():
+                self.phase = "contract"
+                events.append(Event("contract_asked", seat, {"bid": self.bid}))
+            return events
+        if a.type == "contract":
+            self.contract = a.value
+            self.phase = "play"
+            self.turn = self.declarer
+            self.leader = self.declarer
+            return [Event("contract", seat, {"value": a.value, "bid": self.bid})]
+        if a.type == "concede":
+            if self.contract is None:
+                self.contract = self.bid
+            return [Event("conceded", seat, {"bid": self.bid, "contract": self.contract})] + self._end_round(
+                conceded=True
+            )
+        return self._play(seat, a.card)  # type: ignore[arg-type]
+
+    # ---- bidding ------------------------------------------------------------------------------------
+    def _check_bidding_end(self) -> list[Event]:
+        left = [s for s in self.active if self.bids[s] != "pass"]
+        if len(left) > 1:
+            return []
+        winner = left[0] if left else self.first_hand
+        events: list[Event] = []
+        if self.bid is None or self.bids[winner] is None:
+            self.bid = 121 if self.barrel[winner] else 100
+            self.bids[winner] = self.bid
+            events.append(Event("plays_by_default", winner, {"value": self.bid}))
+        return events + self._win_bidding(winner)
+
+    def _win_bidding(self, seat: int) -> list[Event]:
+        self.declarer = seat
+        self.turn = None
+        events = [Event("bidding_won", seat, {"value": self.bid, "on_hundred": self.on_hundred})]
+        if self.players == 2:
+            self.phase = "talon"
+            return events
+        return events + self._take_talon(0)
+
+    def _take_talon(self, index: int) -> list[Event]:
+        d = self.declarer
+        assert d is not None
+        talon = self.talons[index]
+        self.talon_taken = index
+        self.hands[d].extend(talon)
+        self.talon_shown = not self.on_hundred or self.options.show_talon_on_100
+        self.phase = "give"
+        data: dict[str, Any] = {"index": index} if self.players == 2 else {}
+        if self.talon_shown:
+            return [Event("talon_shown", d, {**data, "cards": list(talon)})]
+        return [Event("talon_hidden", d, data)]
+
+    # ---- play ---------------------------------------------------------------------------------------
+    def _play(self, seat: int, card: str) -> list[Event]:
+        trick = self.trick
+        events = [Event("card_played", seat, {"card": card})]
+        if not trick and self.tricks_done > 0 and card[0] in "KQA":
+            events += self._declare(seat, card)
+        self.hands[seat].remove(card)
+        trick.append([seat, card])
+        self.played.append(card)
+        if len(trick) < len(self.active):
+            nxt = (seat + 1) % self.players
+            if nxt == self.sitting_out:
+                nxt = (nxt + 1) % self.players
+            self.turn = nxt
+            return events
+        winner = trick_winner(trick, self.trump)
+        cards = [c for _s, c in trick]
+        pts = 0
+        for c in cards:
+            pts += POINTS[c]
+        self.card_pts[winner] += pts
+        self.tricks_taken[winner] += 1
+        self.tricks_done += 1
+        self.last_trick = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        self.trick = []
+        self.turn = winner
+        self.leader = winner
+        events.append(Event("trick_won", winner, {"points": pts, "cards": cards, "trick": self.tricks_done}))
+        if self.tricks_done == self.tricks_per_round:
+            events += self._end_round(conceded=False)
+        return events
+
+    def _declare(self, seat: int, card: str) -> list[Event]:
+        """A lead of a K or Q whose partner is held (or an ace holding all four aces) declares a marriage."""
+        declared = declared_marriage(self.hands[seat], card, self.options.ace_marriage)
+        if declared is None:
+            return []
+        points, ace = declared
+        suit = card[1]
+        self.trump = suit
+        self.marriages.append({"seat": seat, "suit": suit, "points": points, "ace": ace})
+        return [Event("marriage", seat, {"suit": suit, "points": points, "trump": suit, "ace": ace})]
+
+    # ---- round end ----------------------------------------------------------------------------------
+    def _redeal(self, seat: int) -> list[Event]:
+        reason = "talon_nines" if seat == self.declarer and self.talon_taken is not None else "hand"
+        if reason == "hand":
+            hand = self.hands[seat]
+            reason = "four_nines" if sum(1 for c in hand if c[0] == "9") == 4 else "under_14"
+        row = {
+            "round": len(self.history) + 1, "scores": [0] * self.players, "totals": list(self.totals),
+            "redeal": True, "declarer": None, "contract": None, "made": None, "conceded": False,
+            "golden": False, "notes": [],
+        }  # fmt: skip
+        self.history.append(row)
+        self.next_dealer = self.dealer
+        self.phase = "round_over"
+        self.turn = None
+        return [Event("redeal", seat, {"reason": reason, "dealer": self.dealer})]
+
+    def _end_round(self, conceded: bool) -> list[Event]:
+        n = self.players
+        d = self.declarer
+        assert d is not None and self.bid is not None and self.contract is not None
+        points = [self.card_pts[s] for s in range(n)]
+        if self.players == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
+            unused = self.talons[1 - (self.talon_taken or 0)]
+            points[self.last_trick["winner"]] += card_points(unused)
+        mp = self.marriage_points
+        points = [points[s] + mp[s] for s in range(n)]
+        outcome = RoundOutcome(
+            players=n, active=list(self.active), sitting_out=self.sitting_out, declarer=d, bid=self.bid,
+            contract=self.contract, conceded=conceded, points=points, tricks=list(self.tricks_taken),
+            talon=list(self.talons[0]) if self.sitting_out is not None else [], golden=self.golden,
+        )  # fmt: skip
+        before = Standing(self.totals, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels)
+        s = settle(
+            outcome, before, concede_penalty=self.options.concede_penalty, bolts_in_a_row=self.options.bolts_in_a_row,
+            missed_barrels_reset=self.options.missed_barrels_reset, dump_truck=self.options.dump_truck,
+        )  # fmt: skip
+        old = list(self.totals)
+        st = s.standing
+        self.totals, self.bolts, self.barrel = st.totals, st.bolts, st.barrel
+        self.barrel_attempts, self.missed_barrels = st.barrel_attempts, st.missed_barrels
+        scores = [self.totals[i] - old[i] for i in range(n)]
+        row = {
+            "round": len(self.history) + 1, "scores": scores, "totals": list(self.totals), "redeal": False,
+            "declarer": d, "bid": self.bid, "contract": self.contract, "made": s.made, "conceded": conceded,
+            "golden": self.golden, "points": points, "results": s.results, "stand_still": s.stand_still,
+            "notes": s.notes,
+        }  # fmt: skip
+        self.history.append(row)
+        self.rounds_scored += 1
+        self.next_dealer = _next(self.dealer, n)
+        self.turn = None
+        events = [
+            Event(
+                "round_scored",
+                d,
+                {
+                    k: row[k]
+                    for k in (
+                        "round",
+                        "scores",
+                        "totals",
+                        "contract",
+                        "made",
+                        "conceded",
+                        "golden",
+                        "points",
+                        "stand_still",
+                    )
+                },
+            )
+        ]
+        events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
+                   for nt in s.notes]  # fmt: skip
+        if s.winner is not None:
+            self.winner_seat = s.winner
+            self.phase = "game_over"
+            events.append(Event("game_won", s.winner, {"total": self.totals[s.winner]}))
+        else:
+            self.phase = "round_over"
+        return events
+
+    # ------------------------------------------------------------------------------------------------
+    # copies, records, results
+
+    def copy(self) -> Self:
+        new = object.__new__(type(self))
+        new.options = self.options
+        for name in GAME_FIELDS + ROUND_FIELDS:
+            if name not in ("log", "history"):
+                setattr(new, name, plain_copy(getattr(self, name)))
+        # finished rounds and score-sheet rows are never changed once written: share them
+        new.history = list(self.history)
+        new.log = list(self.log)
+        if new.log:
+            last = new.log[-1]
+            new.log[-1] = {"deal": last["deal"], "actions": list(last["actions"])}
+        return new
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": "thousand",
+            "players": self.players,
+            "options": self.options.to_dict(),
+            "first_dealer": self.first_dealer,
+            "rounds": plain_copy(self.log),
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "game": "thousand",
+            "rounds": [
+                {"scores": list(r["scores"]), "totals": list(r["totals"]), "redeal": r["redeal"]} for r in self.history
+            ],  # fmt: skip
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "winner": self.winner_seat,
+            "loser": None,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "extra": {
+                "barrel": list(self.barrel),
+                "bolts": list(self.bolts),
+                "missed_barrels": list(self.missed_barrels),
+            },
+        }
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain JSON-like data (lists, dicts, scalars), much faster than copy.deepcopy."""
+    if isinstance(value, list):
+        return [plain_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    return value

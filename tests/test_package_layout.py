@@ -1,0 +1,76 @@
+"""The three game packages share one layout and read one way (issue 16): role modules below, the engine that
+composes them, view and persistence on top of the engine, the state class on top of all; no import circles,
+not even ones hidden inside functions or behind ``TYPE_CHECKING``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parent.parent / "core"
+GAMES = ("thousand", "deberts", "kozel")
+COMMON = {"__init__", "options", "deal", "play", "scoring", "engine", "view", "persist", "state", "playout"}
+ROLES = {"cards", "tiles", "options", "deal", "bidding", "combinations", "chain", "play", "scoring"}
+ABOVE_ENGINE = {"view", "persist", "state", "__init__", "playout"}
+OPTIONAL = {"texts"}  # event sentences, moving to core/i18n
+
+
+def imports_of(game: str) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (anywhere in the file)."""
+    graph: dict[str, set[str]] = {}
+    for path in (CORE / game).glob("*.py"):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith(f"core.{game}."):
+                    deps.add(node.module.split(".")[2])
+                elif node.module == f"core.{game}":
+                    deps |= {a.name for a in node.names if (CORE / game / f"{a.name}.py").exists()}
+        graph[path.stem] = deps
+    return graph
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_package_has_the_common_modules(game: str) -> None:
+    modules = set(imports_of(game))
+    assert modules >= COMMON
+    assert ("tiles" if game == "kozel" else "cards") in modules
+    assert modules - COMMON <= ROLES | OPTIONAL  # nothing else: whoever knows one package knows all three
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_package_reads_one_way(game: str) -> None:
+    graph = imports_of(game)
+    for module, deps in graph.items():
+        if module in ROLES:
+            assert not deps & ({"engine"} | ABOVE_ENGINE), f"{module} reaches up to {deps}"
+        if module == "engine":
+            assert not deps & ABOVE_ENGINE, f"the engine reaches up to {deps & ABOVE_ENGINE}"
+        if module in ("view", "persist"):
+            assert not deps & {"state", "__init__", "view", "persist"} - {module}, f"{module}: {deps}"
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in graph.get(module, ()):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_imports_hidden_inside_functions(game: str) -> None:
+    for path in (CORE / game).glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert not inner, f"{path.name}: an import inside {node.name}()"
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                raise AssertionError(f"{path.name}: an import behind TYPE_CHECKING")
