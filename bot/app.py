@@ -16,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -75,7 +76,8 @@ class Application(Lobby, Play, Info):
         self.tick_interval = tick_interval
         self.think_cap = think_cap
         self.style = style
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="think")
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="draw")
+        self._think_pool: ProcessPoolExecutor | None = None
         self.ai_key = secrets.token_bytes(16)  # computer seeds: never derived from a table's deal seed
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}
@@ -116,6 +118,9 @@ class Application(Lobby, Play, Info):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._think_pool is not None:
+            self._think_pool.shutdown(wait=False, cancel_futures=True)
+            self._think_pool = None
         await self.storage.close()
 
     async def idle(self) -> None:
@@ -133,6 +138,12 @@ class Application(Lobby, Play, Info):
             except Exception:  # a failing tick must not stop the timers
                 log.exception("timer tick failed")
             await asyncio.sleep(self.tick_interval)
+
+    def think_pool(self) -> ProcessPoolExecutor:
+        """Processes for the strong computer players (started on first use)."""
+        if self._think_pool is None:
+            self._think_pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+        return self._think_pool
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

@@ -175,9 +175,10 @@ class FakeUser:
         if button not in shown.buttons():
             raise AssertionError(f"{self.user.name} cannot see the button {button.label!r}")
         ref = MessageRef(self.port.platform, shown.chat_id, shown.id)
+        press = Press(self.user, None if shown.private_to else chat, button.payload, ref)
         before = len(self.port.answers)
-        await self.app.press(Press(self.user, None if shown.private_to else chat, button.payload, ref))
-        answers = self.port.answers[before:]
+        await self.app.press(press)
+        answers = [a for a in self.port.answers[before:] if a[0] is press]
         assert len(answers) == 1, f"a press must be answered exactly once, got {len(answers)}"
         return answers[0][1], answers[0][2]
 

@@ -227,7 +227,8 @@ def hand_message(
     elif view.get("legal"):
         lines.append(t(lang, "You may act now."))
     elif view.get("to_act") is not None:
-        lines.append(t(lang, "Waiting for {name}.", name=seat_label(seats[view["to_act"]], lang)))
+        # not whom we wait for: this message is edited only when the hand or the choices change
+        lines.append(t(lang, "Not your turn yet: the table in the group shows whose turn it is."))
     if note:
         lines.append(note)
     rows = keyboards.action_rows(view, table_id, version, lang, names, step)

@@ -447,8 +447,10 @@ class Play:
         history = list(live.round_events)
         loop = asyncio.get_running_loop()
         player = ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat))
+        # a strong player searches for long: in another process, so the event loop never waits for the GIL
+        pool = self.think_pool() if level == "strong" else self.pool
         try:
-            return await asyncio.wait_for(loop.run_in_executor(self.pool, player.decide, view, history), self.think_cap)
+            return await asyncio.wait_for(loop.run_in_executor(pool, player.decide, view, history), self.think_cap)
         except TimeoutError:
             log.warning("a %s computer at table %s took too long; the normal level moves", level, rec.id)
         quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))

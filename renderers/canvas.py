@@ -57,7 +57,7 @@ def plate(width: int, height: int, fill: RGBA, outline: RGBA | None = None, radi
         outline=outline,
         width=3 * ss if outline else 0,
     )
-    return im.reduce(ss)
+    return opaque_bands(im.reduce(ss))
 
 
 @lru_cache(maxsize=64)
@@ -86,7 +86,7 @@ def opaque_bands(sprite: Image.Image) -> Image.Image:
     bottom = h
     while bottom > h // 2 and alpha.crop((0, bottom - 1, w, bottom)).getextrema()[0] < 255:
         bottom -= 1
-    if bottom - top >= h // 2:
+    if bottom - top >= h // 2 and (w * h >= 4000 or (top == 0 and bottom == h)):  # small ones: one blend is cheaper
         sprite.opaque_split = (  # type: ignore[attr-defined]
             sprite.crop((0, 0, w, top)),
             sprite.crop((0, top, w, bottom)).convert("RGB"),
@@ -98,18 +98,31 @@ def opaque_bands(sprite: Image.Image) -> Image.Image:
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    """Paste an RGBA sprite with its alpha at (x, y) (top-left)."""
+    """Paste an RGBA sprite with its alpha at (x, y) (top-left).
+
+    On an RGB picture this calls Pillow's core paste directly (the checks of ``Image.paste`` cost as much
+    as a small paste: a table has some 60 of them), and a sprite marked by ``opaque_bands`` has its opaque
+    middle copied and only its rounded bands blended."""
     x, y = round(x), round(y)
-    split = getattr(sprite, "opaque_split", None)
-    if split is not None and canvas.mode == "RGB":
-        head, body, top, foot, bottom = split
-        if top:
-            canvas.paste(head, (x, y), head)
-        canvas.paste(body, (x, y + top))
-        if foot.height:
-            canvas.paste(foot, (x, y + bottom), foot)
+    if canvas.mode != "RGB" or sprite.mode not in ("RGB", "RGBA"):
+        canvas.paste(sprite, (x, y), sprite if sprite.mode in ("RGBA", "LA", "L") else None)
         return
-    canvas.paste(sprite, (x, y), sprite)
+    core = canvas.im
+    split = getattr(sprite, "opaque_split", None)
+    if split is not None:
+        head, body, top, foot, bottom = split
+        w = sprite.width
+        if top:
+            core.paste(head.im, (x, y, x + w, y + top), head.im)
+        core.paste(body.im, (x, y + top, x + w, y + bottom))
+        if foot.height:
+            core.paste(foot.im, (x, y + bottom, x + w, y + bottom + foot.height), foot.im)
+        return
+    w, h = sprite.size
+    if sprite.mode == "RGB":
+        core.paste(sprite.im, (x, y, x + w, y + h))
+    else:
+        core.paste(sprite.im, (x, y, x + w, y + h), sprite.im)
 
 
 def paste_center(canvas: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

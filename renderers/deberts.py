@@ -19,7 +19,7 @@ from renderers.labels import number, seat_names, signed, word
 from renderers.measure import cached_sprite
 from renderers.names import fit_name
 from renderers.palette import RGBA
-from renderers.text import ellipsize, paste_text, text_width
+from renderers.text import paste_text, text_width
 
 RUN_CARD = 66  # the compact index is 26 px: readable at 480 px wide
 RUN_STEP = 26
@@ -168,14 +168,16 @@ def _draw_stock(
         tag = T.count_tag(count)
         canvas.paste(im, tag, x0 - 3 * layers + (w - tag.width) / 2, cy - tag.height / 2)
     if holder:
-        title = word("stock_at", lang, name=fit_name(holder, T.SMALL, True, 220))
+        room = 290 if width < T.TRICK_CARD - 10 else 420  # the corner, left of the bottom plate; or the middle
+        room -= int(text_width(word("stock_at", lang, name=""), T.SMALL, True))
+        title = word("stock_at", lang, name=fit_name(holder, T.SMALL, True, room))
         if width >= T.TRICK_CARD - 10:
             paste_text(im, (cx, cy + h / 2 + 10), title, T.SMALL, palette.TEXT_DIM, bold=True, anchor="mt", shadow=True)
         else:
             paste_text(
                 im,
                 (x0 - 3 * layers, cy - h / 2 - 3 * layers - 6),
-                ellipsize(title, T.SMALL, True, 250),
+                title,
                 T.SMALL,
                 palette.TEXT_DIM,
                 bold=True,

@@ -8,6 +8,7 @@ bazaar); playable tiles are raised with a glow.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
@@ -85,7 +86,7 @@ def draw_cards(
         x += step
     total_w = (xs[-1] + w + PAD) if cards else 2 * PAD + w
     total_h = h + 2 * PAD + (RAISE if marking else 0)
-    im = canvas.background(total_w, total_h, rim=False)
+    im = Image.new("RGB", (total_w, total_h), palette.FELT)  # plain felt: a hand is a narrow strip
     top = PAD + (RAISE if marking else 0)
     if not cards:
         canvas.paste(im, canvas.plate(w, h, (0, 0, 0, 60), (255, 255, 255, 90), radius=width // 12), PAD, top)
@@ -112,20 +113,34 @@ def draw_tiles(tiles: list[tuple[int, int]], legal: set[tuple[int, int]], length
     row_h = th + (RAISE if marking else 0) + PAD
     total_w = 2 * PAD + per_row * tw + (per_row - 1) * TILE_GAP
     total_h = PAD + len(rows) * row_h
-    im = canvas.background(total_w, total_h, rim=False)
-    glow = canvas.halo(tw, th, palette.HIGHLIGHT[:3], 12)
+    im = Image.new("RGB", (total_w, total_h), palette.FELT)
     for r, row in enumerate(rows):
         top = PAD + r * row_h + (RAISE if marking else 0)
         for i, (a, b) in enumerate(row):
             x = PAD + i * (tw + TILE_GAP)
             playable = (a, b) in legal
             y = top - (RAISE if playable else 0)
-            if playable:
-                canvas.paste(im, glow, x - 12, y - 12)
-            canvas.paste(im, tile_face(a, b, length, True, dim=marking and not playable), x, y)
+            margin = GLOW if playable else 0
+            im.paste(_tile_on_felt(a, b, length, marking and not playable, playable), (x - margin, y - margin))
     if not tiles:
         canvas.paste(im, canvas.plate(tw, th, (0, 0, 0, 60), (255, 255, 255, 90), radius=tw // 6), PAD, PAD)
     return im
+
+
+GLOW = 12
+
+
+@lru_cache(maxsize=256)
+def _tile_on_felt(a: int, b: int, length: int, dim: bool, glow: bool) -> Image.Image:
+    """A standing tile already laid on the hand's plain felt (with its glow when playable): an opaque
+    patch copied into the picture (tiles do not overlap, so nothing under them is lost)."""
+    tile = tile_face(a, b, length, True, dim=dim)
+    margin = GLOW if glow else 0
+    im = Image.new("RGBA", (tile.width + 2 * margin, tile.height + 2 * margin), (*palette.FELT, 255))
+    if glow:
+        im.alpha_composite(canvas.halo(tile.width, tile.height, palette.HIGHLIGHT[:3], GLOW))
+    im.alpha_composite(tile, (margin, margin))
+    return im.convert("RGB")
 
 
 def hand_image(view: dict[str, Any], style: str = "classic") -> Image.Image:

@@ -191,7 +191,7 @@ def tiles_row(
     im = Image.new("RGBA", (w + step * max(len(tiles) - 1, 0), h), (0, 0, 0, 0))
     for i, (a, b) in enumerate(tiles):
         im.alpha_composite(tile_face(a, b, length, True, dim=bool(dim and dim[i])), (i * step, 0))
-    return im
+    return canvas.opaque_bands(im) if tiles else im
 
 
 @lru_cache(maxsize=64)
@@ -200,7 +200,7 @@ def backs_row(count: int) -> Image.Image:
     im = Image.new("RGBA", (back.width + BACK_STEP * max(count - 1, 0), back.height), (0, 0, 0, 0))
     for i in range(count):
         im.alpha_composite(back, (i * BACK_STEP, 0))
-    return im
+    return canvas.opaque_bands(im) if count else im
 
 
 def _account(v: dict[str, Any], s: int) -> tuple[str, tuple[int, int, int, int]]:

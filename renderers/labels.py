@@ -6,6 +6,8 @@ Every word a picture draws goes through ``word``; a new one gets a key and an En
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from core.i18n import LANGS, N_, t
 
 __all__ = ["LANGS", "number", "seat_names", "signed", "word"]
@@ -106,11 +108,16 @@ def word(key: str, lang: str | None = "en", **params: object) -> str:
 
 def seat_names(names: list[str] | None, players: int, lang: str = "en") -> list[str]:
     """Drawable names for every seat: short and distinct (``renderers.names``), "Seat N" where unusable."""
+    raw = tuple(names[i] if names is not None and i < len(names) else None for i in range(players))
+    return list(_seat_names(raw, lang))
+
+
+@lru_cache(maxsize=1024)
+def _seat_names(raw: tuple[str | None, ...], lang: str) -> tuple[str, ...]:
     from renderers.names import short_names
 
-    fallbacks = [word("seat", lang, n=i + 1) for i in range(players)]
-    raw = [names[i] if names is not None and i < len(names) else None for i in range(players)]
-    return short_names(raw, fallbacks)
+    fallbacks = [word("seat", lang, n=i + 1) for i in range(len(raw))]
+    return tuple(short_names(list(raw), fallbacks))
 
 
 def signed(value: int) -> str:

@@ -261,7 +261,7 @@ def _name_lines(name: str, width: int) -> list[str]:
     if text_width(name, NAME_SIZE, True) <= width or " " not in name:
         return [fit_name(name, NAME_SIZE, True, width)]
     first, rest = name.split(" ", 1)
-    return [ellipsize(first, NAME_SIZE, True, width), ellipsize(rest, NAME_SIZE, True, width)]
+    return [ellipsize(first, NAME_SIZE, True, width), fit_name(rest, NAME_SIZE, True, width)]
 
 
 def draw(

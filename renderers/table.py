@@ -11,7 +11,7 @@ trick card lies. The corners hold the game info (top left), the last trick (top 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image
@@ -69,6 +69,7 @@ class Spot:
     bubble: tuple[int, int]
     plate_w: int = 300
     row: str = "under"  # where the bubble and marks go: beside_plate, beside_cards or under the cards
+    key: tuple[int, bool, int] = (0, False, 0)  # (players, tiles, screen position): finds its cached plates
 
 
 @lru_cache(maxsize=16)
@@ -141,7 +142,7 @@ def layout(players: int, tiles: bool = False) -> tuple[Spot, ...]:
             pw,
         ),
     }
-    return tuple(spots[p] for p in POSITIONS[players])
+    return tuple(replace(spots[p], key=(players, tiles, i)) for i, p in enumerate(POSITIONS[players]))
 
 
 @lru_cache(maxsize=8)
@@ -159,7 +160,7 @@ def background(players: int, tiles: bool = False) -> Image.Image:
 
 
 def _normal_plate(width: int) -> Image.Image:
-    return canvas.plate(width, PLATE_H, palette.PLATE, (255, 255, 255, 60), 18)
+    return canvas.plate(width, PLATE_H, palette.PLATE, palette.PLATE_EDGE, 18)
 
 
 def screen_order(players: int, viewer: int | None) -> list[int]:
@@ -195,13 +196,15 @@ def draw_plate(
     pw = spot.plate_w
     x0 = spot.plate[0] - pw // 2
     y0 = spot.plate[1] - PLATE_H // 2
-    if active:
-        glow = canvas.halo(pw, PLATE_H, palette.HIGHLIGHT[:3], 16)
-        canvas.paste(im, glow, x0 - 16, y0 - 16)
+    fill = palette.PLATE
     if active or idle or crown:  # the plain plate is already on the background (``background``)
+        state = "active" if active else "idle" if idle else "winner"
         fill = palette.PLATE_ACTIVE if active else palette.PLATE_IDLE if idle else palette.PLATE_WINNER
-        outline = palette.HIGHLIGHT if active or crown else (255, 255, 255, 60)
-        canvas.paste(im, canvas.plate(pw, PLATE_H, fill, outline, 18), x0, y0)
+        if spot.key[0]:
+            patch, px, py = _plate_patch(*spot.key, state)
+            im.paste(patch, (px, py))
+        else:  # a spot not from ``layout`` (tests): blend the plate
+            canvas.paste(im, _lit_plate(pw, state), x0 - (16 if active else 0), y0 - (16 if active else 0))
     left = x0 + 12
     if dealer:
         canvas.paste(im, shapes.chip(48, dealer, (250, 250, 246), (40, 40, 48)), left, y0 + 4)
@@ -213,14 +216,44 @@ def draw_plate(
         right_edge -= icon.width + 6
     name_color = palette.TEXT if not idle else palette.TEXT_DIM
     shown = fit_name(name, NAME_SIZE, True, right_edge - left)
-    paste_text(im, (left, y0 + 5), shown, NAME_SIZE, name_color, bold=True)
-    box = paste_text(im, (x0 + 14, y0 + PLATE_H - 6), total, BIG, total_color, bold=True, anchor="lb")
+    paste_text(im, (left, y0 + 5), shown, NAME_SIZE, name_color, bold=True, bg=fill)
+    box = paste_text(im, (x0 + 14, y0 + PLATE_H - 6), total, BIG, total_color, bold=True, anchor="lb", bg=fill)
     x = box[2] + 10
     for mark in marks or ():
         if x + mark.width > x0 + pw - 8:
             break  # callers keep plate marks few (bolts, the barrel); anything else goes in the seat's row
         canvas.paste(im, mark, x, y0 + PLATE_H - 8 - mark.height)
         x += mark.width + 6
+
+
+@lru_cache(maxsize=16)
+def _lit_plate(width: int, state: str) -> Image.Image:
+    """A plate whose seat is to act (gold, with a soft glow 16 px around), sits out (grey) or has won."""
+    fill = {"active": palette.PLATE_ACTIVE, "idle": palette.PLATE_IDLE, "winner": palette.PLATE_WINNER}[state]
+    outline = palette.PLATE_EDGE if state == "idle" else palette.HIGHLIGHT
+    plate = canvas.plate(width, PLATE_H, fill, outline, 18)
+    if state != "active":
+        return plate
+    im = canvas.halo(width, PLATE_H, palette.HIGHLIGHT[:3], 16).copy()
+    im.alpha_composite(plate, (16, 16))
+    return im
+
+
+@lru_cache(maxsize=96)
+def _plate_patch(players: int, tiles: bool, pos: int, state: str) -> tuple[Image.Image, int, int]:
+    """The lit plate already laid on the felt at its seat's place: an opaque patch that is copied into a
+    picture instead of blended (a glow is the largest blend a table would have)."""
+    base = _base(players, tiles)
+    spot = layout(players, tiles)[pos]
+    sprite = _lit_plate(spot.plate_w, state)
+    margin = (sprite.width - spot.plate_w) // 2
+    x0 = spot.plate[0] - spot.plate_w // 2 - margin
+    y0 = spot.plate[1] - PLATE_H // 2 - margin
+    box = (max(0, x0), max(0, y0), min(base.width, x0 + sprite.width), min(base.height, y0 + sprite.height))
+    patch = base.crop(box).convert("RGBA")
+    # the patch starts where the sprite does, or at the picture's edge when a glow reaches past it
+    patch.alpha_composite(sprite, (0, 0), (max(0, -x0), max(0, -y0)))
+    return patch.convert("RGB"), box[0], box[1]
 
 
 def bubble_sprite(text: str, fg: RGBA, bg: RGBA, size: int = BIG) -> Image.Image:
@@ -315,7 +348,7 @@ def fan(count: int) -> Image.Image:
     im = Image.new("RGBA", (back.width + BACK_STEP * max(n - 1, 0), back.height), (0, 0, 0, 0))
     for i in range(n):
         im.alpha_composite(back, (i * BACK_STEP, 0))
-    return im
+    return canvas.opaque_bands(im) if n else im
 
 
 def draw_fan(im: Image.Image, spot: Spot, count: int) -> int:

@@ -139,8 +139,16 @@ def ellipsize(text: str, size: int, bold: bool, max_width: int) -> str:
 
 
 @cached_sprite(maxsize=4096)
-def text_sprite(text: str, size: int, color: tuple[int, ...], bold: bool = False, shadow: bool = False) -> Image.Image:
-    """The text drawn once on a transparent RGBA sprite (tight around the line's ascent/descent)."""
+def text_sprite(
+    text: str,
+    size: int,
+    color: tuple[int, ...],
+    bold: bool = False,
+    shadow: bool = False,
+    bg: tuple[int, ...] | None = None,
+) -> Image.Image:
+    """The text drawn once on a transparent RGBA sprite (tight around the line's ascent/descent); on an
+    opaque ``bg`` colour (text on a plate of that colour) the sprite is opaque and pastes as a copy."""
     note(size)
     f = font(size, bold)
     ascent, descent = f.getmetrics()
@@ -150,7 +158,7 @@ def text_sprite(text: str, size: int, color: tuple[int, ...], bold: bool = False
         ascent, descent = max(ascent, fa), max(descent, fd)
     width = max(1, int(text_width(text, size, bold) + 0.999))
     pad = 2 if shadow else 0
-    im = Image.new("RGBA", (width + pad, ascent + descent + pad), (0, 0, 0, 0))
+    im = Image.new("RGBA", (width + pad, ascent + descent + pad), (*bg[:3], 255) if bg else (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     x = 0.0
     for part, fb in parts:
@@ -161,6 +169,10 @@ def text_sprite(text: str, size: int, color: tuple[int, ...], bold: bool = False
             d.text((x + 2, y + 2), part, font=pf, fill=(0, 0, 0, 150), stroke_width=stroke, stroke_fill=(0, 0, 0, 150))
         d.text((x, y), part, font=pf, fill=color, stroke_width=stroke, stroke_fill=color)
         x += pf.getlength(part)
+    if bg:
+        from renderers.canvas import opaque_bands
+
+        return opaque_bands(im)
     return im
 
 
@@ -174,13 +186,15 @@ def paste_text(
     anchor: str = "lt",
     max_width: int | None = None,
     shadow: bool = False,
+    bg: tuple[int, ...] | None = None,
 ) -> tuple[int, int, int, int]:
-    """Paste cached text at ``xy`` with an anchor like Pillow's (``l/m/r`` + ``t/m/b``); returns its box."""
+    """Paste cached text at ``xy`` with an anchor like Pillow's (``l/m/r`` + ``t/m/b``); returns its box.
+    ``bg``: the opaque colour under the text (a plate), for an opaque sprite that is copied, not blended."""
     if max_width is not None:
         text = ellipsize(text, size, bold, max_width)
     if not text:
         return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
-    sprite = text_sprite(text, size, color, bold, shadow)
+    sprite = text_sprite(text, size, color, bold, shadow, bg)
     w, h = sprite.size
     x, y = xy
     if anchor[0] == "m":
@@ -192,5 +206,7 @@ def paste_text(
     elif anchor[1] == "b":
         y -= h
     box = (round(x), round(y))
-    canvas.paste(sprite, box, sprite)
+    from renderers.canvas import paste
+
+    paste(canvas, sprite, *box)
     return (box[0], box[1], box[0] + w, box[1] + h)

@@ -25,7 +25,7 @@ class Running:
     port: DiscordPort
     task: asyncio.Task[None]
 
-    async def settle(self, *records: InteractionRecord, quiet: float = 0.05, limit: float = 10.0) -> None:
+    async def settle(self, *records: InteractionRecord, quiet: float = 0.02, limit: float = 10.0) -> None:
         """Wait until the given interactions were acknowledged and the bot has stopped talking to Discord."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit

@@ -95,6 +95,12 @@ def test_names_that_still_look_alike_keep_their_distinguishing_part_when_cut():
     width = 260
     fa, fb = fit_name(a, 30, True, width), fit_name(b, 30, True, width)
     assert fa != fb and text.text_width(fa, 30, True) <= width and text.text_width(fb, 30, True) <= width
+    from renderers import sheet
+
+    for players in (2, 3, 4):  # the score sheet's column heads (names on two lines) keep them apart too
+        room = sheet.seat_width(players) - 16
+        la, lb = sheet._name_lines(a, room), sheet._name_lines(b, room)
+        assert la != lb and all(text.text_width(line, sheet.NAME_SIZE, True) <= room for line in la + lb)
 
 
 def test_ellipsize_fits_the_measured_width():

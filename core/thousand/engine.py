@@ -43,7 +43,7 @@ def _next(seat: int, n: int) -> int:
 # Actions are immutable named tuples: the engine hands out one shared object per decision instead of building
 # a new one each time (legal actions are asked for at every step of every random game and search rollout).
 _PLAY = [{c: Action(s, "play", card=c) for c in DECK} for s in range(4)]
-_GIVE = [{(c, to): Action(s, "give", card=c, to=to) for c in DECK for to in range(4)} for s in range(4)]
+_GIVE = [{c: [Action(s, "give", card=c, to=to) for to in range(4)] for c in DECK} for s in range(4)]
 # bids and contracts that are multiples of 5, by value // 5 (so a run of them is one list slice)
 _BID_STEP = [[Action(s, "bid", value=5 * k) for k in range(201)] for s in range(4)]
 _CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s in range(4)]
@@ -235,7 +235,7 @@ class ThousandEngine(GameState):
             receivers = self._receivers_left()
             if type(seat) is int:
                 gives = _GIVE[seat]
-                out += [gives[(c, r)] for c in self.hands[seat] for r in receivers]
+                out += [gives[c][r] for c in self.hands[seat] for r in receivers]
             else:
                 out += [Action(seat, "give", card=c, to=r) for c in self.hands[seat] for r in receivers]
             if self._may_concede(seat):
@@ -422,6 +422,12 @@ class ThousandEngine(GameState):
             raise MalformedAction("bid needs 'value'", "malformed_action")
         on_barrel = self.barrel[seat]
         cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
+        if type(value) is int:  # a possible bid passes at once (exactly the values of _bid_values)
+            if value % 5 == 0:
+                if first_bid_above(self.bid, on_barrel) <= value <= cap:
+                    return
+            elif value == 121 and on_barrel and (self.bid is None or self.bid < 121):
+                return
         if value % 5 != 0 and not (on_barrel and value == 121):
             raise IllegalAction("bids are multiples of 5", "bid_not_multiple_of_5", value=value)
         lowest = self._bid_values(seat, cap)
@@ -438,6 +444,14 @@ class ThousandEngine(GameState):
     def _check_contract(self, value: int | None) -> None:
         if value is None:
             raise MalformedAction("contract needs 'value'", "malformed_action")
+        d, bid = self.declarer, self.bid
+        assert d is not None and bid is not None
+        if type(value) is int and (  # a possible contract passes at once (exactly _contract_values)
+            value == bid
+            or value % 5 == 0
+            and bid < value <= bid_cap(self.hands[d], self.options.ace_marriage, self.barrel[d])
+        ):
+            return
         values = self._contract_values()
         assert self.bid is not None
         if value < self.bid:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 from core.base import Action
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, card_points, marriages_in
+from core.thousand.cards import POINTS, STRENGTH, card_points, marriage_value, marriages_in
 
 
 def estimate(hand: list[str]) -> int:
     """Points a hand might make as declarer: its card points, its marriages, and a share of the rest."""
-    return card_points(hand) + sum(MARRIAGE[s] for s in marriages_in(hand)) + 25
+    return card_points(hand) + marriage_value(hand, False) + 25
 
 
 def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Action:  # noqa: ANN001
@@ -49,11 +49,11 @@ def choose(state, seat: int, actions: list[Action], rng: random.Random) -> Actio
         # the cheapest give (min, not sorted()[0]: the same keys in the same order, the same first card)
         return min(gives, key=lambda a: (a.card in keep, POINTS[a.card], STRENGTH[a.card], rng.random()))
     if phase == "contract":
-        values = [a for a in actions if a.type == "contract"]
-        concede = any(a.type == "concede" for a in actions)
-        if concede and estimate(hand) - 25 + 15 < values[0].value - 40 and rng.random() < 0.5:
-            return next(a for a in actions if a.type == "concede")
-        return values[0]
+        lowest = next(a for a in actions if a.type == "contract")  # the bid itself
+        concede = next((a for a in reversed(actions) if a.type == "concede"), None)  # listed last
+        if concede is not None and estimate(hand) - 25 + 15 < lowest.value - 40 and rng.random() < 0.5:
+            return concede
+        return lowest
     plays = [a for a in actions if a.type == "play"]
     return plays[0] if plays else actions[0]
 
