@@ -1,17 +1,40 @@
-"""``python -m bot``: start the bot with the chat adapters whose tokens are configured.
+"""``python -m bot``: start the bot with every configured chat adapter, or the local playground.
 
-``python -m bot migrate`` brings the database (``DATABASE_URL``, default SQLite in ``DATA_DIR``) to the newest
-schema and exits.
+* With ``TELEGRAM_BOT_TOKEN`` and/or ``DISCORD_BOT_TOKEN`` set, those adapters run; ``--playground`` adds the
+  playground beside them.
+* With no token, the playground runs on ``http://127.0.0.1:8080`` (``--port`` or ``PLAYGROUND_PORT``).
+* ``python -m bot migrate`` brings the database to the newest schema and exits.
+
+All adapters share one application (``bot.app``) over one database (``DATABASE_URL``, default SQLite in
+``DATA_DIR``). Each adapter package exposes ``async def serve(app, settings)`` that attaches its port before its
+first ``await``, runs until cancelled and shuts down cleanly; it is listed in ``ADAPTERS`` with one line.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import importlib
+import signal
 import sys
+from errno import EADDRINUSE
 
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
 from core import games
+
+# platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
+ADAPTERS: dict[str, str] = {
+    "telegram": "bot.telegram",
+    "discord": "bot.discord",
+    "playground": "bot.playground",
+}
+
+GO_LIVE = (
+    "to go live in a Telegram group or a Discord server: set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN\n"
+    "(in the environment or a .env file, see README.md) and start again; add --playground to keep this page too"
+)
 
 
 async def migrate(settings: Settings) -> str:
@@ -26,29 +49,84 @@ async def migrate(settings: Settings) -> str:
         await storage.close()
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Thousand, Deberts and Kozel for chats.")
+    parser.add_argument("command", nargs="?", choices=["migrate"], help="migrate: update the database and exit")
+    parser.add_argument("--port", type=int, help="the playground's port (default PLAYGROUND_PORT or 8080)")
+    parser.add_argument("--playground", action="store_true", help="serve the playground beside the chat adapters")
+    return parser.parse_args(argv)
+
+
+def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
+    """The platforms to run: those with a token, plus the playground when asked for or when there is none."""
+    names = settings.adapters()
+    if playground or not names:
+        names.append("playground")
+    return names
+
+
+async def run(settings: Settings, names: list[str]) -> None:
+    """Open the application, run every adapter's ``serve`` until one fails or we are stopped, then close."""
+    from bot.app import create_application
+
+    serves = {name: importlib.import_module(ADAPTERS[name]).serve for name in names}
+    app = await create_application(settings)
+    tasks = [asyncio.create_task(serve(app, settings), name=name) for name, serve in serves.items()]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await asyncio.sleep(0)  # every serve() has attached its port
+        await app.start()
+        stopping = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        for task in done:
+            if task is not stopping:
+                task.result()  # an adapter that ended on its own: show why
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await app.close()
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     settings = Settings()
-    if args[:1] == ["migrate"]:
+    if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
         return 0
-    if args:
-        print(f"unknown command {args[0]!r}; usage: python -m bot [migrate]", file=sys.stderr)
-        return 2
     if settings.telegram_bot_token:
         try:
             check_token(settings.telegram_bot_token)
         except BadToken as e:
             print(e, file=sys.stderr)
             return 2
-    adapters = settings.adapters()
+    if args.port is not None:
+        settings = settings.model_copy(update={"playground_port": args.port})
+    names = chosen_adapters(settings, args.playground)
+    missing = [name for name in names if name not in ADAPTERS]
+    if missing:
+        print(f"the {', '.join(missing)} adapter is not part of this version; unset its token", file=sys.stderr)
+        return 2
     print(f"games: {', '.join(games.available())}")
     print(f"database: {settings.effective_database_url()}")
-    if not adapters:
-        print("no chat adapter configured: set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN (see README.md)")
-        return 0
-    print(f"adapters configured: {', '.join(adapters)}")
-    print("the chat adapters are not part of this release yet; the rules core and pictures are.")
+    print(f"adapters: {', '.join(names)}")
+    if names == ["playground"]:
+        print("no chat token set: starting the local playground (games against computer players in your browser)")
+        print(GO_LIVE)
+    sys.stdout.flush()
+    try:
+        asyncio.run(run(settings, names))
+    except OSError as e:
+        hint = f" (another program uses port {settings.playground_port}: try --port)" if e.errno == EADDRINUSE else ""
+        print(f"cannot start: {e}{hint}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

@@ -28,7 +28,7 @@ HEIGHTS = {2: 720, 3: 740, 4: 800}
 PLATE_WIDTHS = {2: 360, 3: 330, 4: 280}
 PLATE_WIDE = {4: 340}  # the top and bottom plates of 4 players
 INFO_WIDTH = {2: 280, 3: 600, 4: 300}  # room for the top-left info panel beside the top plate (if any)
-TRICK_CARDS = {2: 110, 3: 104, 4: 100}
+TRICK_CARDS = {2: 110, 3: 104, 4: 96}
 PLATE_H = 92
 NAME_SIZE = 30
 SMALL = 26  # the smallest type on a table: 13 px when the table is shown 480 px wide
@@ -100,9 +100,9 @@ def layout(players: int, tiles: bool = False) -> tuple[Spot, ...]:
         side_y = cy - 130  # under the corners' panels (info, last trick)
         tricks = {"bottom": (cx, cy + 80), "left": (cx - 100, cy), "right": (cx + 100, cy)}
     else:
-        side_y = cy - 50
-        tricks = {"bottom": (cx, cy + 100), "top": (cx, cy - 80), "left": (cx - 120, cy + 10)}
-        tricks["right"] = (cx + 120, cy + 10)
+        side_y = cy - 50  # the trick sits low: the top seat's row (two lines at most) is above it
+        tricks = {"bottom": (cx, cy + 112), "top": (cx, cy - 40), "left": (cx - 118, cy + 35)}
+        tricks["right"] = (cx + 118, cy + 35)
     if tiles and players > 2:
         side_y = top_plate
     side_fan = side_y + fan_gap - (16 if tiles and players > 2 else 10)
@@ -290,8 +290,8 @@ def draw_extras(
         x = spot.fan[0] + max(fan_width, 120) / 2 + 16
         _flow(im, row, x, width - MARGIN, spot.fan[1], 1, align="left", anchor="middle")
         return
-    left = spot.plate[0] - spot.plate_w / 2 - (0 if spot.side != "top" else 60)
-    right = spot.plate[0] + spot.plate_w / 2 + (0 if spot.side != "top" else 60)
+    left = spot.plate[0] - spot.plate_w / 2  # within the plate's width: the corners' panels are beside it
+    right = spot.plate[0] + spot.plate_w / 2
     _flow(im, row, max(MARGIN, left), min(width - MARGIN, right), spot.bubble[1], 1, align="center", anchor="top")
 
 

@@ -16,7 +16,7 @@ from renderers.cards import card_back, card_face, card_size
 from renderers.labels import number, seat_names, signed, word
 from renderers.measure import cached_sprite
 from renderers.names import fit_name
-from renderers.text import paste_text, text_sprite
+from renderers.text import paste_text, text_sprite, text_width
 
 GIVE_PHASES = ("bidding", "talon", "give", "contract")
 
@@ -225,10 +225,16 @@ def _draw_info(im: Image.Image, v: dict[str, Any], names: list[str], style: str,
     if contract is not None and phase in ("contract", "play") and isinstance(d, int) and 0 <= d < len(names):
         pill = T.bubble_sprite(str(contract), palette.TEXT_DARK, palette.HIGHLIGHT)
         rows.append([pill, T.label(fit_name(names[d], T.SMALL, True, 300 - pill.width), T.SMALL)])
-    closed = not any(t.get("cards") for t in v.get("talons") or ())
+    # closed to the others: on a hundred the talon is shown only under the table's option (the declarer's
+    # own view holds its cards either way)
+    closed = not (v.get("options") or {}).get("show_talon_on_100", False)
     if v.get("on_hundred") and phase in ("give", "contract", "play"):
-        text = word("plays_100", lang) + (f" \u00b7 {word('talon_closed', lang)}" if closed else "")
-        rows.append([T.label(text, T.SMALL, palette.HIGHLIGHT)])
+        parts = [word("plays_100", lang)] + ([word("talon_closed", lang)] if closed else [])
+        text = " \u00b7 ".join(parts)
+        if text_width(text, T.SMALL, True) > T.INFO_WIDTH.get(int(v["players"]), 300):
+            rows += [[T.label(part, T.SMALL, palette.HIGHLIGHT)] for part in parts]  # two lines in a narrow corner
+        else:
+            rows.append([T.label(text, T.SMALL, palette.HIGHLIGHT)])
     T.info_lines(im, rows)
 
 
@@ -242,7 +248,7 @@ def _given_sprites(v: dict[str, Any], s: int, names: list[str], style: str) -> l
         other = g["to"] if g.get("from") == seat else g.get("from")
         arrow = "\u2192" if g.get("from") == seat else "\u2190"
         who = names[other] if isinstance(other, int) and 0 <= other < len(names) else "?"
-        out.append(given_pill(g["card"], f"{arrow} {fit_name(who, T.SMALL, True, 180)}", style))
+        out.append(given_pill(g["card"], f"{arrow} {fit_name(who, T.SMALL, True, 200)}", style))
     return out
 
 

@@ -1,10 +1,10 @@
 """A small recording stand-in for ``bot.app.Application`` for the playground's own tests.
 
-It records what arrives and drives the port the way the application does: ``new`` opens a lobby whose
-buttons carry the application's payload kinds (``j`` join, ``c`` add a computer, ``n`` seats, ``s`` start, with
-a lobby revision); the start turns it into a table message with a picture, "Show my hand" sends a hand to the
-presser's private pane; every press gets one ``answer`` (a notice for a button it did not offer, or an old
-one); accepted presses edit the same message in place.
+It records what arrives and drives the port the way the application does: ``new <game> [seats]`` opens a
+lobby (the host seated) whose buttons carry the application's payload kinds (``j`` join, ``c`` add a
+computer, ``n`` seats, ``s`` start, with a lobby revision); the start turns it into a table message with a
+picture; "Show my hand" sends a hand to the presser's private pane; every press gets one ``answer`` (a notice
+for a button it did not offer, or an old one); accepted presses edit the same message in place.
 """
 
 from __future__ import annotations
@@ -83,8 +83,9 @@ class StandIn:
         self.commands.append(cmd)
         assert self.port is not None
         if cmd.name == "new" and cmd.chat is not None:
-            game = cmd.args.split()[0] if cmd.args else "thousand"
-            lobby = self.lobbies[cmd.chat.id] = Lobby(game, DEFAULT_SEATS.get(game, 3))
+            words = cmd.args.split() or ["thousand"]
+            seats = int(words[1]) if len(words) > 1 else DEFAULT_SEATS.get(words[0], 3)
+            lobby = self.lobbies[cmd.chat.id] = Lobby(words[0], seats, [cmd.user.name])  # the host sits down
             self.tables[cmd.chat.id] = await self.port.send_public(cmd.chat, lobby.message(), reply_to=cmd)
         elif cmd.name == "export":
             doc = Document("game.json", b'{"game": "thousand"}')

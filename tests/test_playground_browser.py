@@ -50,7 +50,6 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
     await group.locator("input").press("Enter")
     lobby = group.locator("li.bot").last
     await expect(lobby.locator(".text")).to_contain_text("a table for 3 is open")
-    await lobby.get_by_role("button", name="Join").click()
     await expect(lobby.locator(".text")).to_contain_text("1. Anna")
     for _ in range(2):
         await page.locator("[data-box=group] li.bot").last.get_by_role("button", name="+ normal").click()
@@ -89,8 +88,9 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
     await expect(page.locator("[data-t=start_title]")).to_have_text("Начать игру")
     await expect(page.locator("#status")).to_have_text("на связи")
     await expect(group.locator("li.said").last).to_have_text("Anna/lang ru")
-    assert app.commands[-1].name == "lang" and app.commands[-1].args == "ru"
-    assert app.commands[-1].user.language == "ru"
+    await expect(private.locator("li.said").last).to_have_text("Anna/lang ru")
+    langs = [(c.chat is None, c.args, c.user.language) for c in app.commands if c.name == "lang"]
+    assert langs == [(False, "ru", "ru"), (True, "ru", "ru")]
     await screenshot(page, str(tmp_path / "standin.png"))
 
 
@@ -106,7 +106,7 @@ async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site
     if people:
         await page.select_option("[name=seat3]", "person")
     await page.select_option("#table-lang", "uk")
-    preview = "/lang uk  ·  /new kozel  →  join, 3 seats, + strong" + (", + normal, start" if not people else "")
+    preview = "/lang uk  ·  /new kozel 3  →  + strong" + (", + normal, start" if not people else "")
     await expect(page.locator("#start-preview")).to_have_text(preview)
     await page.locator("#start-button").click()
     if people:  # a seat is left for another tab: the lobby waits for its Join
@@ -114,15 +114,14 @@ async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site
     else:
         await expect(page.locator("[data-box=group] li.bot").last).to_contain_text("Table in den: 0 moves")
     lobby = app.lobbies["den"]
-    assert [(c.name, c.args) for c in app.commands] == [("lang", "uk"), ("new", "kozel")]
+    assert [(c.name, c.args) for c in app.commands] == [("lang", "uk"), ("new", "kozel 3")]
     assert (lobby.seats, lobby.sitting, lobby.started) == (
         (3, ["Boris", "computer (strong)"], False)
         if people
         else (3, ["Boris", "computer (strong)", "computer (normal)"], True)
     )
-    # the lobby opened for 4 (Kozel's default): the seats button goes round 4 → 2 → 3
-    kinds = [p.payload.split(".")[0] for p in app.presses]
-    assert kinds == ["j", "n", "n", "c"] + ([] if people else ["c", "s"])
+    kinds = [p.payload.split(".")[0] for p in app.presses]  # the host sits at /new: no Join, no seats button
+    assert kinds == ["c"] + ([] if people else ["c", "s"])
 
 
 async def test_the_page_reconnects_after_a_restart_and_shows_the_new_server(page: Page):

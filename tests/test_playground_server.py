@@ -97,12 +97,10 @@ async def next_message(tab: Tab, box: str = "group") -> tuple[dict[str, Any], li
 
 
 async def open_table(app: StandIn, tab: Tab, game: str = "thousand") -> dict[str, Any]:
-    """``/new`` typed in the tab, then the lobby's buttons pressed: join, computers, start; the table entry."""
+    """``/new`` typed in the tab (the host sits down), then the lobby's buttons: computers, start; the table."""
     await tab.command(f"/new {game}")
     lobby_entry, _ = await next_message(tab)
     lobby = app.lobbies["kitchen"]
-    await tab.press(lobby_entry["id"], "j.1")
-    await tab.expect("answer")
     while len(lobby.sitting) < lobby.seats:
         await tab.press(lobby_entry["id"], f"c.1.{lobby.rev}.normal")
         await tab.expect("answer")

@@ -116,6 +116,7 @@ class Board:
     def _fill(self, entry: dict[str, Any], msg: Message) -> None:
         entry["text"] = msg.text
         entry["image"] = self._put_media(Media(msg.image, "image/jpeg")) if msg.image else None
+        entry["image_name"] = msg.image_name if msg.image else None
         if msg.document is not None:
             doc = msg.document
             token = self._put_media(Media(doc.data, doc.mime, doc.filename))

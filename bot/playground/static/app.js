@@ -15,7 +15,7 @@ const UI = {
     private: "Only you", send: "Send", type_command: "Type a command, e.g. /help",
     online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
     open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
-    step_join: "join", step_seats: "{n} seats", step_start: "start",
+    step_start: "start",
     finish_by_hand: "Finish setting up the table with its own buttons.",
     conventions_hint: "Every convention of the game is set on the table itself: its ⚙ button.",
     levels: { easy: "easy", normal: "normal", strong: "strong" },
@@ -38,7 +38,7 @@ const UI = {
     private: "Только вам", send: "Отправить", type_command: "Введите команду, например /help",
     online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
     open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
-    step_join: "сесть", step_seats: "мест: {n}", step_start: "начать",
+    step_start: "начать",
     finish_by_hand: "Закончите настройку стола его кнопками.",
     conventions_hint: "Все правила игры задаются на самом столе: кнопка ⚙.",
     levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
@@ -61,7 +61,7 @@ const UI = {
     private: "Лише вам", send: "Надіслати", type_command: "Введіть команду, наприклад /help",
     online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
     open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
-    step_join: "сісти", step_seats: "місць: {n}", step_start: "почати",
+    step_start: "почати",
     finish_by_hand: "Завершіть налаштування столу його кнопками.",
     conventions_hint: "Усі правила гри задаються на самому столі: кнопка ⚙.",
     levels: { easy: "легкий", normal: "середній", strong: "сильний" },
@@ -236,6 +236,13 @@ function upsert(box, entries) {
     const old = known ? list.querySelector(`[data-id="${entry.id}"]`) : null;
     if (old) {
       el.classList.add("updated");
+      const [was, img] = [old.querySelector("img"), el.querySelector("img")];
+      if (was && img && was.complete && was.naturalWidth) {
+        // until the new picture arrives, the old one shows through: no blank flash, no jump, on every move
+        img.style.minHeight = `${was.clientHeight}px`;
+        img.style.background = `url("${was.src}") center / contain no-repeat`;
+        img.addEventListener("load", () => { img.style.minHeight = ""; img.style.background = ""; }, { once: true });
+      }
       old.replaceWith(el);
     } else {
       list.append(el);
@@ -269,6 +276,7 @@ function renderEntry(box, entry) {
   if (entry.image) {
     const img = document.createElement("img");
     img.src = `/media/${entry.image}`;
+    img.dataset.name = entry.image_name || "";
     img.alt = entry.text.split("\n")[0];
     img.addEventListener("load", () => {
       const list = listOf(box);
@@ -287,7 +295,7 @@ function renderEntry(box, entry) {
     a.className = "doc";
     a.href = `/media/${entry.document.token}/${encodeURIComponent(entry.document.filename)}`;
     a.download = entry.document.filename;
-    a.textContent = `📎 ${entry.document.filename} (${formatSize(entry.document.size)}) — ${t("download")}`;
+    a.textContent = `↓ ${entry.document.filename} (${formatSize(entry.document.size)}) — ${t("download")}`;
     li.append(a);
   }
   const rows = [...entry.buttons];
@@ -472,7 +480,7 @@ function startPlan() {
   const computers = others.filter((v) => v !== "person");
   return {
     game, seats, computers,
-    lines: [`/lang ${$("#table-lang").value}`, `/new ${game.name}`],
+    lines: [`/lang ${$("#table-lang").value}`, `/new ${game.name} ${seats}`],
     full: computers.length === seats - 1,
   };
 }
@@ -480,10 +488,10 @@ function startPlan() {
 function previewStart() {
   if (!state.games.length) return;
   const plan = startPlan();
-  const steps = [t("step_join"), t("step_seats", { n: plan.seats })];
-  for (const level of plan.computers) steps.push(`+ ${t(`levels.${level}`)}`);
+  const steps = plan.computers.map((level) => `+ ${t(`levels.${level}`)}`);
   if (plan.full) steps.push(t("step_start"));
-  $("#start-preview").textContent = `${plan.lines.join("  ·  ")}  →  ${steps.join(", ")}`;
+  const then = steps.length ? `  →  ${steps.join(", ")}` : "";
+  $("#start-preview").textContent = `${plan.lines.join("  ·  ")}${then}`;
 }
 
 function lobbyButtons(table) {
@@ -598,6 +606,7 @@ function init() {
     applyLanguage();
     hello();
     sendCommand(`/lang ${state.lang}`); // the room's texts follow, as after /lang in a chat
+    sendCommand(`/lang ${state.lang}`, "private"); // and what the bot tells me privately
   });
   initComposers();
   initPanel();
