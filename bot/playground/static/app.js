@@ -236,6 +236,13 @@ function upsert(box, entries) {
     const old = known ? list.querySelector(`[data-id="${entry.id}"]`) : null;
     if (old) {
       el.classList.add("updated");
+      const [was, img] = [old.querySelector("img"), el.querySelector("img")];
+      if (was && img && was.complete && was.naturalWidth) {
+        // until the new picture arrives, the old one shows through: no blank flash, no jump, on every move
+        img.style.minHeight = `${was.clientHeight}px`;
+        img.style.background = `url("${was.src}") center / contain no-repeat`;
+        img.addEventListener("load", () => { img.style.minHeight = ""; img.style.background = ""; }, { once: true });
+      }
       old.replaceWith(el);
     } else {
       list.append(el);
