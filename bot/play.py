@@ -398,7 +398,19 @@ class Play:
         self._invited.discard((rec.id, seat_rec.user.id))
         if new_ref is not None and new_ref != ref:
             await self.storage.update_seat(rec.id, seat, private_ref=new_ref.to_json())
+            if ref is not None and (fresh or via is not None):
+                await self.retire_hand(user, ref, msg, lang)
         return True
+
+    async def retire_hand(self: Application, user: Any, ref: MessageRef, msg: Message, lang: str) -> None:
+        """An older hand message loses its buttons when the hand is shown again (best effort)."""
+        old = Message(
+            t(lang, "Your hand is shown again in a newer message."), image=msg.image, image_name=msg.image_name
+        )
+        try:
+            await self.port_for(user.platform).edit_private(user, ref, old)
+        except Exception:  # an expired or deleted message needs nothing
+            log.info("an older hand message could not be retired")
 
     # ---- computer seats ----------------------------------------------------------------------------------
     def kick(self: Application, table_id: int) -> None:
