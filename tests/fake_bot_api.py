@@ -198,6 +198,7 @@ class FakeBotAPI:
         self._rr = itertools.count()
         self._in_flight = 0
         self._fetched = 0
+        self._confirmed = 0  # the bot asked for updates after this one: it has taken it in hand
         self._closing = False
         self._last_activity = time.monotonic()
         self.base_url = ""
@@ -353,7 +354,7 @@ class FakeBotAPI:
     def _pending_updates(self) -> bool:
         if self.webhook is not None:
             return bool(self._updates)
-        return any(u["update_id"] > self._fetched for u in self._updates)
+        return any(u["update_id"] > self._confirmed for u in self._updates)
 
     # ----------------------------------------------------------------------------------------- what is seen
     def visible(self, chat_id: int, *, thread: int | None = None, from_bot: bool = True) -> list[Shown]:
@@ -633,6 +634,8 @@ class FakeBotAPI:
         timeout = float(params.get("timeout") or 0)
         if offset:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            self._confirmed = max(self._confirmed, offset - 1)
+            self._touch()
         deadline = time.monotonic() + timeout
         while not self._updates and time.monotonic() < deadline:
             await asyncio.sleep(0.005)

@@ -56,15 +56,6 @@ class FloodControl:
             await asyncio.sleep(wait)
         await self.limiter.acquire()
 
-    async def try_turn(self, chat_id: str, *, group: bool) -> bool:
-        """Take the chat's turn if it is free now; False (and nothing taken) if not."""
-        per_minute = self.group_per_minute if group else 0
-        interval = self.interval if group else self.private_interval
-        if await self.coordinator.acquire(chat_id, interval, per_minute) > 0:
-            return False
-        await self.limiter.acquire()
-        return True
-
     async def hold(self, chat_id: str, retry_after: float) -> None:
         self.retries += 1
         await self.coordinator.hold(chat_id, retry_after)

@@ -1,8 +1,9 @@
 """``TelegramPort``: the application's ``bot.port.Port`` on the Telegram Bot API (aiogram 3).
 
 Public messages go to the group (or forum topic) as a photo with a caption or as text, with inline buttons.
-Table edits are coalesced per message: while one edit waits for the chat's turn (``bot.telegram.flood``), a
-newer one replaces it, so the latest picture always wins and a move never costs more than one group edit.
+Table edits are queued per message and made in the background, so a press is answered without waiting for
+the group: while one edit waits for the chat's turn (``bot.telegram.flood``), a newer one replaces it, so the
+latest picture always wins and a move never costs more than one group edit.
 Private messages go to the user's chat with the bot; Telegram answers 403 until he has pressed Start, which
 becomes ``Unreachable``. A message that was deleted is posted again and later edits follow it there.
 
@@ -237,24 +238,8 @@ class TelegramPort:
         ref = await self.current(ref)
         key = key_of(ref)
         version = await self.coordinator.bump(key)
-        if key in self._lanes:  # an edit of this message waits for its turn: it will show this content
-            if key in self._pending:
-                self.edits_coalesced += 1
-            self._pending[key] = (version, msg)
-            return ref
-        lock = self.flood.lock(ref.chat_id)
-        if not lock.locked() and await self.flood.try_turn(ref.chat_id, group=True):
-            async with lock:
-                if version < await self.coordinator.latest(key):
-                    return ref  # newer content arrived meanwhile (maybe at another worker): it wins
-                try:
-                    return await self._show(ref, msg, group=True)
-                except TelegramRetryAfter as e:
-                    await self.flood.hold(ref.chat_id, e.retry_after)
-                except TelegramForbiddenError as e:
-                    raise MessageGone(e.message) from e
         if key in self._pending:
-            self.edits_coalesced += 1
+            self.edits_coalesced += 1  # the edit still waiting for its turn will show this content instead
         self._pending[key] = (version, msg)
         if key not in self._lanes:
             self._lanes[key] = asyncio.create_task(self._drain(key, ref))
