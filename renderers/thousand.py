@@ -149,15 +149,17 @@ def _draw_center(im: Image.Image, v: dict[str, Any], spots: dict[int, T.Spot], s
         T.draw_trick(im, spots, v.get("trick") or [], style, T.trick_card(n))
     if groups:  # during play and after the round: what the talon held (if shown), small at the bottom left
         w, h = card_size(T.MINI_CARD)
-        x = T.MARGIN + 6
+        x = T.MARGIN
         y = im.height - T.MARGIN - h
+        count = sum(len(g) for g in groups)  # 2 players: two talons of two, left of the bottom plate
+        step = w + 4 if count <= 3 else w + 2
         paste_text(im, (x, y - 6), word("talon", lang), T.SMALL, palette.TEXT_DIM, bold=True, anchor="lb", shadow=True)
         for group in groups:
             for card in group:
                 sprite = card_back(T.MINI_CARD) if card is None else card_face(card, T.MINI_CARD, style)
                 canvas.paste(im, sprite, x, y)
-                x += w + 4
-            x += 12
+                x += step
+            x += 8
 
 
 def _draw_summary(im: Image.Image, v: dict[str, Any], names: list[str], lang: str) -> None:
