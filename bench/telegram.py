@@ -1,9 +1,10 @@
 """``python -m bench.telegram``: the Telegram bot's answer time for a game move, against a trivial press.
 
-The real bot runs as its own process (the chat application over a fresh SQLite file, with the Telegram adapter)
-and talks over HTTP to the fake Bot API (``tests/fake_bot_api.py``) running in this process. Three users open
-a Thousand table in a group and play it by pressing the buttons they see. For each press this measures the
-time from its update being served to the bot (``getUpdates``) until the bot's ``answerCallbackQuery`` arrives:
+The real bot runs as its own process (``python -m bot``: the chat application over a fresh SQLite file, with
+the Telegram adapter, long polling) and talks over HTTP to the fake Bot API (``tests/fake_bot_api.py``)
+running in this process. Three users open a Thousand table in a group and play it by pressing the buttons
+they see. For each press this measures the time from its update being served to the bot (``getUpdates``)
+until the bot's ``answerCallbackQuery`` arrives:
 
 * ``move``: a press of a move button (storage, rules, pictures, the group table edit and the private hand
   edit included; the application answers after them);
@@ -42,24 +43,6 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-async def run_bot() -> None:
-    """The bot process: the application and the Telegram adapter, until SIGTERM."""
-    from bot.app import create_application
-    from bot.config import Settings
-    from bot.telegram.runner import TelegramRunner
-
-    settings = Settings()
-    app = await create_application(settings)
-    runner = TelegramRunner(app, settings)
-    await runner.start()
-    await app.start()
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await stop.wait()
-    await runner.stop()
-    await app.close()
-
-
 async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
     from tests.fake_bot_api import TOKEN, FakeBotAPI
     from tests.telegram_players import PREFIX, Player
@@ -81,7 +64,7 @@ async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
         TELEGRAM_GLOBAL_PER_SECOND="1000",  # global limits would only measure their own waits
         COMPUTER_PAUSE="0",
     )
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bench.telegram", "--bot", env=env)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, stdout=asyncio.subprocess.DEVNULL)
     try:
         await api.wait_for(lambda: ("default", "uk") in api.commands, timeout=120)
 
@@ -167,11 +150,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60, help="moves to time (default 60)")
     parser.add_argument("--interval", type=float, default=0.05, help="seconds between writes in one chat")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.bot:
-        asyncio.run(run_bot())
-        return
     started = time.monotonic()
     result = asyncio.run(bench(args.moves, args.interval, args.seed))
     result["wall_s"] = round(time.monotonic() - started, 1)

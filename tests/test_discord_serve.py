@@ -44,3 +44,35 @@ async def test_serve_runs_the_adapter_until_cancelled(monkeypatch: pytest.Monkey
 async def test_serve_needs_a_token() -> None:
     with pytest.raises(ValueError, match="DISCORD_BOT_TOKEN"):
         await serve(StandIn(), Settings(_env_file=None, discord_bot_token=None))  # type: ignore[call-arg]
+
+
+async def test_python_m_bot_runs_the_discord_adapter_with_the_application(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    from bot.__main__ import chosen_adapters, run
+
+    async with FakeDiscord() as fake:
+        monkeypatch.setenv("DISCORD_BOT_TOKEN", fake.token)
+        monkeypatch.setenv("DISCORD_API_URL", fake.base)
+        monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
+        monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        assert chosen_adapters(settings, False) == ["discord"]
+        task = asyncio.create_task(run(settings, ["discord"]))
+        await asyncio.wait_for(fake.identified.wait(), 10)
+        for _ in range(250):
+            if fake.commands:
+                break
+            await asyncio.sleep(0.02)
+        rec = await fake.slash(FakeUser(920_002, "dave"), "new", {"game": "kozel", "players": 2})
+        await asyncio.wait_for(rec.acked.wait(), 5)
+        for _ in range(250):
+            table = [m for m in fake.channel_messages() if m.buttons()]
+            if table:
+                break
+            await asyncio.sleep(0.02)
+        assert table and table[0].id == rec.original_id  # the lobby answers /new in place
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not fake.sockets
