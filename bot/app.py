@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
+import os
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -78,6 +80,7 @@ class Application(Lobby, Play, Info):
         self.style = style
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="draw")
         self._think_pool: ProcessPoolExecutor | None = None
+        self._think_warm = False
         self.ai_key = secrets.token_bytes(16)  # computer seeds: never derived from a table's deal seed
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}
@@ -105,6 +108,10 @@ class Application(Lobby, Play, Info):
                 self.kick(rec.id)
         if self.tick_interval > 0 and self._timer_task is None:
             self._timer_task = asyncio.create_task(self._timer_loop())
+        # Everything loaded so far (code, catalogs, picture caches) lives as long as the process: keep the
+        # collector from walking it again and again (a full collection of it stalled the loop for ~60-100 ms).
+        gc.collect()
+        gc.freeze()
 
     async def close(self) -> None:
         if self._timer_task is not None:
@@ -121,6 +128,7 @@ class Application(Lobby, Play, Info):
         if self._think_pool is not None:
             self._think_pool.shutdown(wait=False, cancel_futures=True)
             self._think_pool = None
+            self._think_warm = False
         await self.storage.close()
 
     async def idle(self) -> None:
@@ -142,8 +150,17 @@ class Application(Lobby, Play, Info):
     def think_pool(self) -> ProcessPoolExecutor:
         """Processes for the strong computer players (started on first use)."""
         if self._think_pool is None:
-            self._think_pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+            self._think_pool = ProcessPoolExecutor(
+                max_workers=2, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
         return self._think_pool
+
+    async def warm_think_pool(self) -> None:
+        """Start the thinking processes from a thread: starting them on the event loop would stall it."""
+        if self._think_warm:
+            return
+        self._think_warm = True
+        await asyncio.get_running_loop().run_in_executor(self.pool, _start_processes, self.think_pool())
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -357,6 +374,21 @@ class Application(Lobby, Play, Info):
             except MessageGone:
                 pass
         return await port.send_private(user, msg, via=via)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _lower_priority() -> None:
+    """A thinking process yields the CPU to the bot's event loop (a strong search may wait, a press must not)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def _start_processes(pool: ProcessPoolExecutor) -> None:
+    for future in [pool.submit(_nothing) for _ in range(2)]:
+        future.result()
 
 
 async def create_application(settings: Any, *, clock: Callable[[], datetime] | None = None) -> Application:

@@ -460,6 +460,8 @@ class Play:
         loop = asyncio.get_running_loop()
         player = ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat))
         # a strong player searches for long: in another process, so the event loop never waits for the GIL
+        if level == "strong":
+            await self.warm_think_pool()
         pool = self.think_pool() if level == "strong" else self.pool
         try:
             return await asyncio.wait_for(loop.run_in_executor(pool, player.decide, view, history), self.think_cap)
