@@ -351,7 +351,11 @@ class Lobby:
         if key in self._invited:
             return
         self._invited.add(key)
-        text = t(lang, "{name}, I cannot write to you privately yet: press the button and then Start.", name=user.name)
+        text = t(
+            lang,
+            "{name}, I cannot write to you privately yet: press the button below to get your cards.",
+            name=user.name,
+        )
         port = self.port_for(chat.platform)
         await port.invite_private(self.chat_value(chat), self.user_value(user), Message(text), f"t{rec.id}")
 
