@@ -93,6 +93,8 @@ class Application(Lobby, Play, Info):
         self._chats: dict[int, ChatRec] = {}
         self._chat_keys: dict[tuple[str, str, str | None], int] = {}
         self._users: dict[tuple[str, str], UserRec] = {}
+        self._answered_early: set[int] = set()
+        self._inflight: set[asyncio.Task[Any]] = set()
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def attach(self, port: Port) -> None:
@@ -134,7 +136,9 @@ class Application(Lobby, Play, Info):
     async def idle(self) -> None:
         """Wait until no computer seat is thinking and no background work is left (for tests and benchmarks)."""
         while True:
-            tasks = [t for t in list(self._drivers.values()) + list(self._background) if not t.done()]
+            me = asyncio.current_task()
+            running = list(self._drivers.values()) + list(self._background) + list(self._inflight)
+            tasks = [t for t in running if not t.done() and t is not me]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -194,7 +198,18 @@ class Application(Lobby, Play, Info):
             await self.reply(cmd, Message(t(lang, "That did not work: the table has changed. Please try again.")))
 
     async def press(self, press: Press) -> None:
-        """A button press: checked, applied once, and always answered exactly once."""
+        """A button press: checked, applied once, and always answered exactly once (a stored move is answered
+        before it is drawn and published; ``idle()`` waits for the rest)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._inflight.add(task)
+        try:
+            await self._press(press)
+        finally:
+            if task is not None:
+                self._inflight.discard(task)
+
+    async def _press(self, press: Press) -> None:
         answered = False
         text: str | None = None
         alert = False
@@ -227,6 +242,9 @@ class Application(Lobby, Play, Info):
             text = t(normalize(press.user.language), "Something went wrong; nothing was changed. Please try again.")
             alert = True
         finally:
+            if id(press) in self._answered_early:
+                self._answered_early.discard(id(press))
+                answered = True
             if not answered:
                 answered = True
                 port = self.ports.get(press.user.platform)
@@ -235,6 +253,18 @@ class Application(Lobby, Play, Info):
                         await port.answer(press, text, alert=alert)
                     except Exception:
                         log.exception("answering a press failed")
+
+    async def answer_early(self, press: Press) -> None:
+        """Answer a press before the rest of its work (a stored move is answered before it is drawn)."""
+        if id(press) in self._answered_early:
+            return
+        self._answered_early.add(id(press))
+        port = self.ports.get(press.user.platform)
+        if port is not None:
+            try:
+                await port.answer(press, None, alert=False)
+            except Exception:
+                log.exception("answering a press failed")
 
     async def private_start(self, start: PrivateStart) -> None:
         """The user opened the private chat (with an invitation's payload, or none)."""

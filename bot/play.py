@@ -93,7 +93,15 @@ class Play:
                 raise _notice(t(lang, "That move is not allowed now."), True)
             seat_rec = rec.seats[seat]
             updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
-            await self.commit(rec, live, action, actor=user.id, by="player", seat_updates=updates)
+            await self.commit(
+                rec,
+                live,
+                action,
+                actor=user.id,
+                by="player",
+                seat_updates=updates,
+                on_stored=lambda: self.answer_early(press),
+            )
         return None
 
     async def press_u(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -169,8 +177,12 @@ class Play:
         by: str,
         seat_updates: dict[int, dict[str, Any]] | None = None,
         notes: list[str] | None = None,
+        on_stored: Any = None,
     ) -> TableRec:
-        """Apply, store (compare-and-set) and publish one move. Raises ``Conflict`` if another got there first."""
+        """Apply, store (compare-and-set) and publish one move. Raises ``Conflict`` if another got there first.
+
+        ``on_stored`` (a coroutine function) runs once the move is stored, before it is drawn and published: the
+        presser's button is answered then."""
         before = live.state
         new, events, dealt, deal = step(before, action)
         taken = {s.seat: s.taken_over for s in rec.seats}
@@ -203,6 +215,8 @@ class Play:
         live.version = stored.version
         live.advance(events, dealt, deal)
         self._live[rec.id] = live
+        if on_stored is not None:
+            await on_stored()
         await self.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
         if stored.status == PLAYING:
             nxt = new.to_act
