@@ -76,12 +76,7 @@ class Play:
         """A game move."""
         table_id = p.table or 0
         async with self.lock(table_id):
-            rec = await self.playing(table_id, lang)
-            seat = self.seat_of(rec, user.id)
-            if seat is None:
-                raise _notice(t(lang, "You are not playing at this table."), True)
-            if p.version != rec.version:
-                raise _notice(t(lang, "This button is out of date: the game has moved on."), True)
+            rec, seat = await self.my_seat(p, user, lang, current=True)
             try:
                 action = Action.parse(seat, p.code or "")
             except MalformedAction:
@@ -106,12 +101,7 @@ class Play:
 
     async def press_u(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """A picker step: redraw the presser's own keyboard; nothing in the game changes."""
-        rec = await self.playing(p.table or 0, lang)
-        seat = self.seat_of(rec, user.id)
-        if seat is None:
-            raise _notice(t(lang, "You are not playing at this table."), True)
-        if p.version != rec.version:
-            raise _notice(t(lang, "This button is out of date: the game has moved on."), True)
+        rec, seat = await self.my_seat(p, user, lang, current=True)
         step_code = None if p.code == "main" else p.code
         await self.send_hand(rec, seat, step=step_code, press=press)
         return None
@@ -137,10 +127,7 @@ class Play:
         """Take my seat back from the computer."""
         table_id = p.table or 0
         async with self.lock(table_id):
-            rec = await self.playing(table_id, lang)
-            seat = self.seat_of(rec, user.id)
-            if seat is None:
-                raise _notice(t(lang, "You are not playing at this table."), True)
+            rec, seat = await self.my_seat(p, user, lang)
             if not rec.seats[seat].taken_over:
                 raise _notice(t(lang, "Your seat is already yours."))
             await self.storage.update_seat(rec.id, seat, taken_over=False, timeouts=0)
@@ -155,6 +142,19 @@ class Play:
         await self.announce(rec, chat_rec, t(self.chat_lang(chat_rec), "{name} is back at the table.", name=user.name))
         await self.send_hand(rec, seat)
         return t(lang, "Welcome back: your seat is yours again.")
+
+    async def my_seat(
+        self: Application, p: Payload, user: UserRec, lang: str, *, current: bool = False
+    ) -> tuple[TableRec, int]:
+        """The playing table of a press and the presser's seat there; with ``current`` the button's version must
+        be the table's. Anything else is a notice (nothing changes)."""
+        rec = await self.playing(p.table or 0, lang)
+        seat = self.seat_of(rec, user.id)
+        if seat is None:
+            raise _notice(t(lang, "You are not playing at this table."), True)
+        if current and p.version != rec.version:
+            raise _notice(t(lang, "This button is out of date: the game has moved on."), True)
+        return rec, seat
 
     async def playing(self: Application, table_id: int, lang: str) -> TableRec:
         rec = await self.storage.table(table_id)
