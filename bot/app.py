@@ -29,6 +29,7 @@ from bot import payloads
 from bot.info import Info
 from bot.live import Live, catch_up, replay
 from bot.lobby import Lobby
+from bot.notice import Notice
 from bot.play import Play
 from bot.port import Chat, Command, Message, MessageGone, Port, Press, PrivateStart, Unreachable, User
 from bot.storage import (
@@ -47,15 +48,6 @@ from bot.storage.integrity import core_options
 from core.i18n import normalize, t
 
 log = logging.getLogger(__name__)
-
-
-class Notice(Exception):
-    """A short answer to a press or a command that changes nothing (already localized)."""
-
-    def __init__(self, text: str, alert: bool = False) -> None:
-        super().__init__(text)
-        self.text = text
-        self.alert = alert
 
 
 class Application(Lobby, Play, Info):
@@ -85,7 +77,6 @@ class Application(Lobby, Play, Info):
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
-        self._background: set[asyncio.Task[Any]] = set()
         self._timer_task: asyncio.Task[None] | None = None
         self._invited: set[tuple[int, int]] = set()
         self._pending: dict[int, set[int]] = {}
@@ -121,9 +112,9 @@ class Application(Lobby, Play, Info):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer_task
             self._timer_task = None
-        for task in list(self._drivers.values()) + list(self._background):
+        for task in list(self._drivers.values()):
             task.cancel()
-        for task in list(self._drivers.values()) + list(self._background):
+        for task in list(self._drivers.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -134,10 +125,10 @@ class Application(Lobby, Play, Info):
         await self.storage.close()
 
     async def idle(self) -> None:
-        """Wait until no computer seat is thinking and no background work is left (for tests and benchmarks)."""
+        """Wait until no computer seat is thinking and no press is still being published (tests, benchmarks)."""
         while True:
             me = asyncio.current_task()
-            running = list(self._drivers.values()) + list(self._background) + list(self._inflight)
+            running = list(self._drivers.values()) + list(self._inflight)
             tasks = [t for t in running if not t.done() and t is not me]
             if not tasks:
                 return
@@ -165,11 +156,6 @@ class Application(Lobby, Play, Info):
             return
         self._think_warm = True
         await asyncio.get_running_loop().run_in_executor(self.pool, _start_processes, self.think_pool())
-
-    def spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -210,7 +196,6 @@ class Application(Lobby, Play, Info):
                 self._inflight.discard(task)
 
     async def _press(self, press: Press) -> None:
-        answered = False
         text: str | None = None
         alert = False
         try:
@@ -244,9 +229,7 @@ class Application(Lobby, Play, Info):
         finally:
             if id(press) in self._answered_early:
                 self._answered_early.discard(id(press))
-                answered = True
-            if not answered:
-                answered = True
+            else:
                 port = self.ports.get(press.user.platform)
                 if port is not None:
                     try:

@@ -10,7 +10,6 @@ promises of the application: no private message goes to a group and no hand pict
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,62 +191,51 @@ class FakeUser:
         """My private messages that carry buttons (hands with choices), newest first."""
         return [s for s in reversed(self.port.private(self.user.id)) if s.buttons()]
 
-    async def play_one(self, rng: random.Random) -> bool:
-        """Press one move button I was given (following pickers). False when I have nothing to press."""
-        for shown in self.hands():
-            moves = [b for b in shown.buttons() if b.payload.startswith(("a.", "u."))]
-            if not moves:
-                continue
-            for _ in range(4):
-                finals = [b for b in moves if b.payload.startswith("a.")]
-                steps = [b for b in moves if b.payload.startswith("u.") and not b.payload.endswith(".main")]
-                pick_from = finals if finals and (not steps or rng.random() < 0.7) else steps or finals
-                button = rng.choice(pick_from)
-                await self.press(shown, button)
-                if button.payload.startswith("a."):
-                    return True
-                moves = [b for b in shown.buttons() if b.payload.startswith(("a.", "u."))]
-                if not moves:
-                    return True
-            return True
-        return False
-
     async def play_code(self, code: str) -> bool:
         """Press my way to one action (by its code), through the pickers, using only buttons I was shown.
 
         False when no keyboard of mine leads to it."""
-        fields = dict(part.split("=", 1) for part in code.split(",")[1:] if "=" in part)
-        typ = code.split(",")[0]
         for _ in range(4):
             hands = self.hands()
             if not hands:
                 return False
             shown = hands[0]
-            finals = {b.payload.split(".", 3)[3]: b for b in shown.buttons() if b.payload.startswith("a.")}
-            if code in finals:
-                await self.press(shown, finals[code])
-                return True
-            steps = {b.payload.split(".", 3)[3]: b for b in shown.buttons() if b.payload.startswith("u.")}
-            want = None
-            if typ == "give" and f"give~c={fields.get('c')}" in steps:
-                want = f"give~c={fields.get('c')}"
-            elif typ == "play" and f"tile~l={fields.get('l')}" in steps:
-                want = f"tile~l={fields.get('l')}"
-            elif typ in ("bid", "contract") and "v" in fields:
-                value = int(fields["v"])
-                ranges = []
-                for step_code in steps:
-                    head, _, start = step_code.partition("~")
-                    if head == typ and start.isdigit() and int(start) <= value:
-                        ranges.append((int(start), step_code))
-                if ranges:
-                    want = max(ranges)[1]
-                elif f"{typ}~more" in steps:
-                    want = f"{typ}~more"
-            if want is None:
-                if "main" in steps:
-                    await self.press(shown, steps["main"])
-                    continue
+            payload = next_press(code, [b.payload for b in shown.buttons()])
+            if payload is None:
                 return False
-            await self.press(shown, steps[want])
+            await self.press(shown, next(b for b in shown.buttons() if b.payload == payload))
+            if payload.startswith("a."):
+                return True
         return False
+
+
+def next_press(code: str, payloads: list[str]) -> str | None:
+    """Which payload of a keyboard leads to the action ``code`` (``bot.keyboards``' pickers): the action's own
+    button, the picker step toward it, or the way back to the first page. None: this keyboard cannot lead there.
+
+    Shared by every fake platform's players (here, and the Telegram tests' players)."""
+    fields = dict(part.split("=", 1) for part in code.split(",")[1:] if "=" in part)
+    typ = code.split(",")[0]
+    finals = {p.split(".", 3)[3]: p for p in payloads if p.startswith("a.") and p.count(".") >= 3}
+    if code in finals:
+        return finals[code]
+    steps = {p.split(".", 3)[3]: p for p in payloads if p.startswith("u.") and p.count(".") >= 3}
+    want = None
+    if typ == "give" and f"give~c={fields.get('c')}" in steps:
+        want = f"give~c={fields.get('c')}"
+    elif typ == "play" and f"tile~l={fields.get('l')}" in steps:
+        want = f"tile~l={fields.get('l')}"
+    elif typ in ("bid", "contract") and "v" in fields:
+        value = int(fields["v"])
+        ranges = []
+        for step_code in steps:
+            head, _, start = step_code.partition("~")
+            if head == typ and start.isdigit() and int(start) <= value:
+                ranges.append((int(start), step_code))
+        if ranges:
+            want = max(ranges)[1]
+        elif f"{typ}~more" in steps:
+            want = f"{typ}~more"
+    if want is not None:
+        return steps[want]
+    return steps.get("main")

@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING
 
 from bot import texts
+from bot.notice import Notice
 from bot.payloads import Payload
 from bot.port import Button, Command, Document, Message, Press
 from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
@@ -20,12 +21,6 @@ if TYPE_CHECKING:
     from bot.app import Application
 
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
-
-
-def _notice(text: str, alert: bool = False) -> Exception:
-    from bot.app import Notice
-
-    return Notice(text, alert)
 
 
 class Info:
@@ -56,12 +51,12 @@ class Info:
             return
         code = normalize(wanted) if wanted.split("-")[0].split("_")[0] in LANGS else None
         if code is None:
-            raise _notice(t(lang, "I speak English (en), Russian (ru) and Ukrainian (uk)."))
+            raise Notice(t(lang, "I speak English (en), Russian (ru) and Ukrainian (uk)."))
         await self.reply(cmd, Message(await self.set_language(chat, user, code)))
 
     async def press_L(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         if p.code not in LANGS:
-            raise _notice(t(lang, "This button is not valid."), True)
+            raise Notice(t(lang, "This button is not valid."), True)
         return await self.set_language(chat, user, p.code)
 
     async def set_language(self: Application, chat: ChatRec | None, user: UserRec, code: str) -> str:
@@ -76,7 +71,7 @@ class Info:
     async def cmd_score(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
         if rec.status == LOBBY:
-            raise _notice(t(lang, "The game has not started yet."))
+            raise Notice(t(lang, "The game has not started yet."))
         live = await self.live(rec)
         view = live.state.view(None)
         names = self.names(rec, lang)
@@ -89,7 +84,7 @@ class Info:
 
     async def cmd_top(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
-            raise _notice(t(lang, "The leaderboard belongs to a group: type /top there."))
+            raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
         lines = []
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
@@ -113,12 +108,12 @@ class Info:
                 lines.append(line)
             lines.append("")
         if not lines:
-            raise _notice(t(lang, "No finished games here yet."))
+            raise Notice(t(lang, "No finished games here yet."))
         await self.reply(cmd, Message("\n".join(lines).strip()))
 
     async def cmd_me(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
-            raise _notice(t(lang, "Statistics belong to a group: type /me there."))
+            raise Notice(t(lang, "Statistics belong to a group: type /me there."))
         lines = [user.name]
         for game in texts.GAME_NAMES:
             s = await self.storage.player_stats(chat.id, game, user.id)
@@ -148,10 +143,10 @@ class Info:
 
     async def cmd_history(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
-            raise _notice(t(lang, "History belongs to a group: type /history there."))
+            raise Notice(t(lang, "History belongs to a group: type /history there."))
         games_ = await self.storage.recent_games(chat.id, 10)
         if not games_:
-            raise _notice(t(lang, "No finished games here yet."))
+            raise Notice(t(lang, "No finished games here yet."))
         lines = []
         for g in games_:
             people = ", ".join(self.history_name(p, lang) for p in g.players)
@@ -167,20 +162,20 @@ class Info:
 
     async def cmd_export(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
-            raise _notice(t(lang, "Export a game in its group: type /export there."))
+            raise Notice(t(lang, "Export a game in its group: type /export there."))
         rec = await self.storage.open_table(chat.id)
         arg = cmd.args.strip().lstrip("#")
         if arg.isdigit():
             rec = await self.storage.table(int(arg))
             if rec.chat_id != chat.id:
-                raise _notice(t(lang, "No such game in this chat."))
+                raise Notice(t(lang, "No such game in this chat."))
         elif rec is None or rec.status == LOBBY:
             recent = await self.storage.recent_games(chat.id, 1)
             if not recent:
-                raise _notice(t(lang, "No game to export yet."))
+                raise Notice(t(lang, "No game to export yet."))
             rec = await self.storage.table(recent[0].table_id)
         if rec.status == LOBBY:
-            raise _notice(t(lang, "The game has not started yet."))
+            raise Notice(t(lang, "The game has not started yet."))
         record = await self.storage.record(rec.id)
         note = ""
         if rec.status != FINISHED and record.get("rounds"):

@@ -19,7 +19,7 @@ from typing import Any
 from bot import payloads
 from bot.port import Button
 from core.base import Action
-from core.cards import pretty
+from core.cards import SUIT_SYMBOLS, pretty
 from core.i18n import t
 
 ROW = 5  # buttons per row of cards/tiles/values
@@ -80,7 +80,7 @@ def action_label(game: str, action: Action, lang: str, names: list[str]) -> str:
 
 
 def pretty_suit(suit: str) -> str:
-    return {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}.get(suit, suit)
+    return SUIT_SYMBOLS.get(suit, suit)
 
 
 def action_rows(

@@ -58,16 +58,9 @@ def replay(rec: TableRec, moves: list[MoveRec], core_options: dict) -> Live:
     state, events = first_state(rec.game, rec.players, core_options, rec.seed)
     live = Live(rec.id, 0, state, list(events), list(events)[-RECENT:])
     try:
-        for mv in moves:
-            new, evs, dealt, deal = step(live.state, Action.from_json(mv.action))
-            live.state = new
-            live.version = mv.seq
-            live.advance(evs, dealt, deal)
-    except GameError:
-        pass  # the stored state below is authoritative; the storage layer reports a broken log
-    live.state = games.get(rec.game).from_json(rec.state) if rec.state is not None else live.state
-    live.version = rec.version
-    return live
+        return catch_up(live, rec, moves)
+    except GameError:  # the stored state is authoritative; the storage layer reports a broken log
+        return _adopt(live, rec)
 
 
 def catch_up(live: Live, rec: TableRec, moves: list[MoveRec]) -> Live:
@@ -79,6 +72,11 @@ def catch_up(live: Live, rec: TableRec, moves: list[MoveRec]) -> Live:
         live.state = new
         live.version = mv.seq
         live.advance(evs, dealt, deal)
+    return _adopt(live, rec)
+
+
+def _adopt(live: Live, rec: TableRec) -> Live:
+    """Take the database row's state and version as the truth."""
     if rec.state is not None:
         live.state = games.get(rec.game).from_json(rec.state)
     live.version = rec.version

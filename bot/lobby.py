@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import messages, texts
 from bot.messages import SeatInfo
+from bot.notice import Notice
 from bot.payloads import Payload
 from bot.port import Button, Command, Message, MessageRef, Press, PrivateStart, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableRec, UserRec
@@ -23,17 +24,11 @@ if TYPE_CHECKING:
 RETRIES = 5
 
 
-def _notice(text: str, alert: bool = False) -> Exception:
-    from bot.app import Notice
-
-    return Notice(text, alert)
-
-
 class Lobby:
     # ---- commands ----------------------------------------------------------------------------------------
     async def cmd_new(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None or cmd.chat is None:
-            raise _notice(t(lang, "Open a table in a group: add me to a group and type /new there."))
+            raise Notice(t(lang, "Open a table in a group: add me to a group and type /new there."))
         words = cmd.args.split()
         game = texts.parse_game(cmd.args)
         if game is None:
@@ -49,10 +44,10 @@ class Lobby:
 
     async def press_N(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         if chat is None or press.chat is None:
-            raise _notice(t(lang, "Open a table in a group: add me to a group and type /new there."), True)
+            raise Notice(t(lang, "Open a table in a group: add me to a group and type /new there."), True)
         game = p.code if p.code in texts.GAME_NAMES else None
         if game is None:
-            raise _notice(t(lang, "This button is not valid."), True)
+            raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.open_new_table(chat, user, game, None, lang)
         await self.post_lobby(rec, chat, lang)
         return None
@@ -66,7 +61,7 @@ class Lobby:
         if players is None:
             players = texts.DEFAULT_SEATS[game]
         if not rules.min_players <= players <= rules.max_players:
-            raise _notice(
+            raise Notice(
                 t(
                     lang,
                     "{game} is played by {lo} to {hi} players.",
@@ -114,7 +109,7 @@ class Lobby:
 
     async def cmd_settings(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
-            raise _notice(t(lang, "Table settings live in the group: type /settings there."))
+            raise Notice(t(lang, "Table settings live in the group: type /settings there."))
         rec = await self.storage.open_table(chat.id)
         if rec is not None and rec.status == LOBBY:
             await self.refresh_lobby(rec, lang, page="set")
@@ -151,11 +146,11 @@ class Lobby:
     async def press_c(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.host_lobby(p, user, lang)
         if p.code not in texts.TABLE_LEVELS:
-            raise _notice(t(lang, "This button is not valid."), True)
+            raise Notice(t(lang, "This button is not valid."), True)
         taken = {s.seat for s in rec.seats}
         free = [s for s in range(rec.players) if s not in taken]
         if not free:
-            raise _notice(t(lang, "The table is full."))
+            raise Notice(t(lang, "The table is full."))
         seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats] + [SeatSpec(free[0], None, p.code)]
         rec = await self.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
         await self.refresh_lobby(rec, lang)
@@ -165,7 +160,7 @@ class Lobby:
         rec = await self.host_lobby(p, user, lang)
         seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats if not (s.seat == p.number and s.computer)]
         if len(seats) == len(rec.seats):
-            raise _notice(t(lang, "There is no computer at that seat."))
+            raise Notice(t(lang, "There is no computer at that seat."))
         rec = await self.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
         await self.refresh_lobby(rec, lang)
         return None
@@ -175,12 +170,12 @@ class Lobby:
         rules = games.get(rec.game)
         n = p.number or 0
         if not rules.min_players <= n <= rules.max_players:
-            raise _notice(t(lang, "This button is not valid."), True)
+            raise Notice(t(lang, "This button is not valid."), True)
         if any(s.seat >= n for s in rec.seats):
             # move people down into the free seats of the smaller table where they fit
             people = sorted(rec.seats, key=lambda s: s.seat)
             if len(people) > n:
-                raise _notice(t(lang, "Too many people are seated for {n} seats.", n=n))
+                raise Notice(t(lang, "Too many people are seated for {n} seats.", n=n))
             seats = [SeatSpec(i, s.user_id, s.computer) for i, s in enumerate(people)]
         else:
             seats = None
@@ -210,7 +205,7 @@ class Lobby:
             options["turn_timer"] = nxt
             shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
         else:
-            raise _notice(t(lang, "This button is not valid."), True)
+            raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
         await self.storage.set_chat_defaults(rec.chat_id, rec.game, options)
         self._chats.pop(rec.chat_id, None)
@@ -225,35 +220,35 @@ class Lobby:
     async def press_s(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.storage.table(p.table or 0)
         if rec.status != LOBBY:
-            raise _notice(t(lang, "The game has already started."))
+            raise Notice(t(lang, "The game has already started."))
         if rec.host_user_id != user.id:
-            raise _notice(t(lang, "Only the host can do that."), True)
+            raise Notice(t(lang, "Only the host can do that."), True)
         if len(rec.seats) < rec.players:
-            raise _notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
+            raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
         waiting = [s for s in rec.seats if s.user_id in self._pending.get(rec.id, set())]
         if waiting:
             names = ", ".join(s.user.name for s in waiting if s.user)
-            raise _notice(t(lang, "Waiting for {names} to open a private chat with me.", names=names), True)
+            raise Notice(t(lang, "Waiting for {names} to open a private chat with me.", names=names), True)
         await self.start_game(rec, lang)
         return None
 
     # ---- the work ----------------------------------------------------------------------------------------
     async def chat_table(self: Application, chat: ChatRec | None, lang: str) -> TableRec:
         if chat is None:
-            raise _notice(t(lang, "This works in a group with an open table."))
+            raise Notice(t(lang, "This works in a group with an open table."))
         rec = await self.storage.open_table(chat.id)
         if rec is None:
-            raise _notice(t(lang, "No table is open here. Start one with /new."))
+            raise Notice(t(lang, "No table is open here. Start one with /new."))
         return rec
 
     async def host_lobby(self: Application, p: Payload, user: UserRec, lang: str) -> TableRec:
         rec = await self.storage.table(p.table or 0)
         if rec.status != LOBBY:
-            raise _notice(t(lang, "The game has already started."))
+            raise Notice(t(lang, "The game has already started."))
         if rec.host_user_id != user.id:
-            raise _notice(t(lang, "Only the host can do that."), True)
+            raise Notice(t(lang, "Only the host can do that."), True)
         if p.rev is not None and p.rev != rec.lobby_rev:
-            raise _notice(t(lang, "This button is out of date: the table has changed."), True)
+            raise Notice(t(lang, "This button is out of date: the table has changed."), True)
         return rec
 
     def timer_of(self: Application, rec: TableRec) -> int:
@@ -315,13 +310,13 @@ class Lobby:
     async def join(self: Application, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
         for _ in range(RETRIES):
             if rec.status != LOBBY:
-                raise _notice(t(lang, "The game has already started."))
+                raise Notice(t(lang, "The game has already started."))
             if self.seat_of(rec, user.id) is not None:
-                raise _notice(t(lang, "You already have a seat at this table."))
+                raise Notice(t(lang, "You already have a seat at this table."))
             taken = {s.seat for s in rec.seats}
             free = [s for s in range(rec.players) if s not in taken]
             if not free:
-                raise _notice(t(lang, "The table is full."))
+                raise Notice(t(lang, "The table is full."))
             seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats] + [SeatSpec(free[0], user.id)]
             try:
                 rec = await self.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
@@ -375,10 +370,10 @@ class Lobby:
     async def leave(self: Application, rec: TableRec, user: UserRec, lang: str) -> str:
         seat = self.seat_of(rec, user.id)
         if seat is None:
-            raise _notice(t(lang, "You are not at this table."))
+            raise Notice(t(lang, "You are not at this table."))
         if rec.status == PLAYING:
             if any(s.seat == seat and s.taken_over for s in rec.seats):
-                raise _notice(t(lang, "The computer already plays for you."))
+                raise Notice(t(lang, "The computer already plays for you."))
             await self.storage.update_seat(rec.id, seat, taken_over=True)
             rec = await self.storage.table(rec.id)
             chat = await self.chat_by_id(rec.chat_id)
@@ -416,7 +411,7 @@ class Lobby:
         humans = {s.user_id for s in rec.seats if s.user_id is not None}
         if rec.host_user_id != user.id:
             if user.id not in humans:
-                raise _notice(t(lang, "Only the host or the players can stop the game."))
+                raise Notice(t(lang, "Only the host or the players can stop the game."))
             votes = self._votes.setdefault(rec.id, set())
             votes.add(user.id)
             if len(votes) * 2 <= len(humans):

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 from bot import messages, results, texts
 from bot.live import Live, first_state, step
 from bot.messages import SeatInfo
+from bot.notice import Notice
 from bot.payloads import Payload
 from bot.port import Chat, Message, MessageRef, Press, Unreachable
-from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
+from bot.storage import FINISHED, LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.base import Action, Event, GameState, MalformedAction
-from core.i18n import t
+from core.i18n import normalize, t
 
 if TYPE_CHECKING:
     from bot.app import Application
@@ -34,12 +35,6 @@ log = logging.getLogger(__name__)
 
 TAKEOVER_AFTER = 3  # timeouts in a row before the computer takes the seat over
 TIMEOUT_LEVEL = "normal"  # who moves for a player who ran out of time
-
-
-def _notice(text: str, alert: bool = False) -> Exception:
-    from bot.app import Notice
-
-    return Notice(text, alert)
 
 
 def _private_key(view: dict[str, Any]) -> str:
@@ -80,12 +75,12 @@ class Play:
             try:
                 action = Action.parse(seat, p.code or "")
             except MalformedAction:
-                raise _notice(t(lang, "This button is not valid."), True) from None
+                raise Notice(t(lang, "This button is not valid."), True) from None
             live = await self.live(rec)
             if action not in live.state.legal_actions(seat):
                 if live.state.to_act != seat and not live.state.legal_actions(seat):
-                    raise _notice(t(lang, "It is not your turn."), True)
-                raise _notice(t(lang, "That move is not allowed now."), True)
+                    raise Notice(t(lang, "It is not your turn."), True)
+                raise Notice(t(lang, "That move is not allowed now."), True)
             seat_rec = rec.seats[seat]
             updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
             await self.commit(
@@ -108,19 +103,10 @@ class Play:
 
     async def press_h(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """Show my hand: the presser's hand and choices, privately."""
-        rec = await self.storage.table(p.table or 0)
-        if rec.broken:
-            raise _notice(self.broken_text(lang), True)
-        if rec.status == LOBBY:
-            raise _notice(t(lang, "The game has not started yet."), True)
-        if rec.status != PLAYING:
-            raise _notice(t(lang, "This game is over."), True)
-        seat = self.seat_of(rec, user.id)
-        if seat is None:
-            raise _notice(t(lang, "You are not playing at this table."), True)
+        rec, seat = await self.my_seat(p, user, lang)
         delivered = await self.send_hand(rec, seat, press=press, fresh=True)
         if not delivered:
-            raise _notice(t(lang, "I cannot write to you privately yet: open a private chat with me first."), True)
+            raise Notice(t(lang, "I cannot write to you privately yet: open a private chat with me first."), True)
         return None
 
     async def press_k(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -129,7 +115,7 @@ class Play:
         async with self.lock(table_id):
             rec, seat = await self.my_seat(p, user, lang)
             if not rec.seats[seat].taken_over:
-                raise _notice(t(lang, "Your seat is already yours."))
+                raise Notice(t(lang, "Your seat is already yours."))
             await self.storage.update_seat(rec.id, seat, taken_over=False, timeouts=0)
             rec = await self.storage.table(rec.id)
             live = await self.live(rec)
@@ -151,19 +137,19 @@ class Play:
         rec = await self.playing(p.table or 0, lang)
         seat = self.seat_of(rec, user.id)
         if seat is None:
-            raise _notice(t(lang, "You are not playing at this table."), True)
+            raise Notice(t(lang, "You are not playing at this table."), True)
         if current and p.version != rec.version:
-            raise _notice(t(lang, "This button is out of date: the game has moved on."), True)
+            raise Notice(t(lang, "This button is out of date: the game has moved on."), True)
         return rec, seat
 
     async def playing(self: Application, table_id: int, lang: str) -> TableRec:
         rec = await self.storage.table(table_id)
         if rec.broken:
-            raise _notice(self.broken_text(lang), True)
+            raise Notice(self.broken_text(lang), True)
         if rec.status == LOBBY:
-            raise _notice(t(lang, "The game has not started yet."), True)
+            raise Notice(t(lang, "The game has not started yet."), True)
         if rec.status != PLAYING:
-            raise _notice(t(lang, "This game is over."), True)
+            raise Notice(t(lang, "This game is over."), True)
         return rec
 
     # ---- a move ------------------------------------------------------------------------------------------
@@ -239,8 +225,6 @@ class Play:
 
     # ---- what players see --------------------------------------------------------------------------------
     def chat_lang(self: Application, chat: ChatRec) -> str:
-        from core.i18n import normalize
-
         return normalize(chat.language)
 
     def names(self: Application, rec: TableRec, lang: str) -> list[str]:
@@ -253,7 +237,6 @@ class Play:
     async def table_msg(
         self: Application, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None
     ) -> Message:
-        chat = await self.chat_by_id(rec.chat_id)
         title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
         view = live.state.view(None)
         names = self.names(rec, lang)
@@ -273,10 +256,9 @@ class Play:
                 style=self.style,
             ),
         )
-        del chat
-        if notes or rec.status not in (PLAYING,):
+        if notes or rec.status != PLAYING:
             extra = list(notes or [])
-            if rec.status not in (PLAYING, "finished"):
+            if rec.status not in (PLAYING, FINISHED):
                 extra.append(t(lang, "The game was stopped."))
             text = messages.fit("\n".join([msg.text, *extra]))
             buttons = msg.buttons if rec.status == PLAYING else ()
@@ -314,7 +296,7 @@ class Play:
             old = before.view(s.seat)
             new = live.state.view(s.seat)
             if _private_key(old) != _private_key(new) or new.get("finished"):
-                await self.send_hand(rec, s.seat)
+                await self.send_hand(rec, s.seat, view=new)
 
     async def post_sheet(
         self: Application, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str
@@ -365,16 +347,18 @@ class Play:
         press: Press | None = None,
         via: Any = None,
         fresh: bool = False,
+        view: dict[str, Any] | None = None,
     ) -> bool:
-        """Send or edit the seat's private message. False when the user cannot be reached privately."""
+        """Send or edit the seat's private message (``view``: the seat's view when the caller has it). False when
+        the user cannot be reached privately."""
         seat_rec = next((s for s in rec.seats if s.seat == seat), None)
         if seat_rec is None or seat_rec.user is None:
             return False
         user = self.user_value(seat_rec.user)
         lang = self.user_lang(seat_rec.user)
         chat = await self.chat_by_id(rec.chat_id)
-        live = await self.live(rec)
-        view = live.state.view(seat)
+        if view is None:
+            view = (await self.live(rec)).state.view(seat)
         names = self.names(rec, lang)
         infos = self.infos(rec, lang)
         note = None

@@ -44,9 +44,9 @@ def places(state: GameState) -> list[int]:
     return [1 + sum(1 for other in keys if other < keys[s]) for s in range(n)]
 
 
-def game_stats(state: GameState, seat: int) -> dict[str, Any]:
-    """The per-game numbers a player's statistics add up (Thousand barrels and bolts, Deberts baits, Kozel)."""
-    sheet = state.view(None).get("score_sheet") or []
+def game_stats(state: GameState, sheet: list[dict[str, Any]], seat: int) -> dict[str, Any]:
+    """The per-game numbers a player's statistics add up (Thousand barrels and bolts, Deberts baits, Kozel);
+    ``sheet`` is the public view's score sheet."""
     if state.game == "thousand":
         barrels = 0
         prev = 0
@@ -100,11 +100,12 @@ def results(
             teams.append([MODEL.rating(mu=mu, sigma=sigma)])
     rated = MODEL.rate(teams, ranks=place)
     points = kozel_points(state, taken_over) if state.game == "kozel" else None
+    sheet = state.view(None).get("score_sheet") or []
     out = []
     for s, uid in enumerate(user_ids):
         before = teams[s][0].ordinal() if uid is not None else None
         after_rating = rated[s][0]
-        stats = game_stats(state, s)
+        stats = game_stats(state, sheet, s)
         out.append(
             ResultSpec(
                 seat=s,

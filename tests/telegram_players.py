@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from bot.fakeport import next_press
 from tests.fake_bot_api import FakeBotAPI, FakeUser, Shown
 
 PREFIX = "t:"  # the adapter's callback-data prefix
@@ -75,42 +76,18 @@ class Player:
 
 async def play_code(player: Player, code: str) -> bool:
     """Press my way to one action (by its code), through the pickers, using only buttons on my screen
-    (as ``bot.fakeport.FakeUser.play_code`` does on the fake port). False when no keyboard of mine leads there."""
-    fields = dict(part.split("=", 1) for part in code.split(",")[1:] if "=" in part)
-    typ = code.split(",")[0]
+    (the same path as ``bot.fakeport.FakeUser.play_code``). False when no keyboard of mine leads there."""
     for _ in range(4):
         hands = player.hands()
         if not hands:
             return False
         shown = hands[0]
-        datas = [b["callback_data"][len(PREFIX):] for b in shown.callback_buttons()]
-        finals = {d.split(".", 3)[3]: d for d in datas if d.startswith("a.")}
-        if code in finals:
-            await player.press(shown, PREFIX + finals[code])
-            return True
-        steps = {d.split(".", 3)[3]: d for d in datas if d.startswith("u.")}
-        want = None
-        if typ == "give" and f"give~c={fields.get('c')}" in steps:
-            want = f"give~c={fields.get('c')}"
-        elif typ == "play" and f"tile~l={fields.get('l')}" in steps:
-            want = f"tile~l={fields.get('l')}"
-        elif typ in ("bid", "contract") and "v" in fields:
-            value = int(fields["v"])
-            ranges = []
-            for step_code in steps:
-                head, _, start = step_code.partition("~")
-                if head == typ and start.isdigit() and int(start) <= value:
-                    ranges.append((int(start), step_code))
-            if ranges:
-                want = max(ranges)[1]
-            elif f"{typ}~more" in steps:
-                want = f"{typ}~more"
-        if want is None:
-            if "main" in steps:
-                await player.press(shown, PREFIX + steps["main"])
-                continue
+        payload = next_press(code, [b["callback_data"][len(PREFIX):] for b in shown.callback_buttons()])
+        if payload is None:
             return False
-        await player.press(shown, PREFIX + steps[want])
+        await player.press(shown, PREFIX + payload)
+        if payload.startswith("a."):
+            return True
     return False
 
 

@@ -7,11 +7,11 @@ import random
 from core.ai import player
 from core.ai.match import play_one
 from core.ai.search import TINY
-from core.ai.thousand.cardplay import playable
 from core.ai.thousand.determinize import sample_world
 from core.ai.thousand.memory import read_round
 from core.thousand import RULES
 from core.thousand.cards import DECK
+from core.thousand.play import playable
 from tests.helpers_ai import positions
 from tests.helpers_thousand import act, make_deal
 

@@ -22,21 +22,6 @@ def beats(card: str, best: str, trump: str | None) -> bool:
     return card[1] == trump
 
 
-def playable(hand: list[str], trick: list, trump: str | None) -> list[str]:
-    """The cards of ``hand`` that may be played on ``trick``: follow suit, else trump, else anything."""
-    if not trick:
-        return list(hand)
-    led = trick[0][1][1]
-    same = [c for c in hand if c[1] == led]
-    if same:
-        return same
-    if trump is not None:
-        trumps = [c for c in hand if c[1] == trump]
-        if trumps:
-            return trumps
-    return list(hand)
-
-
 def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
     best_seat, best = trick[0]
     for s, c in trick[1:]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 
 from core.ai.thousand import normal
-from core.ai.thousand.cardplay import choose_card, playable
+from core.ai.thousand.cardplay import choose_card
 from core.ai.thousand.memory import Memory
 from core.ai.thousand.table import from_state
 from core.base import Action
+from core.thousand.play import playable
 from core.thousand.state import PLAY_PHASES, ThousandState
 
 
