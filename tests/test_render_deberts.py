@@ -90,3 +90,20 @@ def test_sheet_marks_bait_and_hanging(positions):
     bait_pink, hanging_blue = deberts.RESULT_MARKER["bait"][:3], deberts.RESULT_MARKER["hanging"][:3]
     colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
     assert bait_pink in colours and hanging_blue in colours
+
+
+def test_the_sheet_explains_the_last_round_under_the_totals():
+    import json
+    from pathlib import Path
+
+    from core.deberts import RULES
+
+    stored = Path(__file__).parent / "stored" / "deberts_3p_round7_before_breakdown.json"
+    view = RULES.from_json(json.loads(stored.read_text(encoding="utf-8"))).view(None)
+    assert view["round_breakdown"]["result"] == "bait"
+    plain = sheet_image(dict(view, round_breakdown=None), NAMES, lang="ru")
+    shown = sheet_image(view, NAMES, lang="ru")
+    assert shown.height > plain.height
+    pink = deberts.RESULT_MARKER["bait"][:3]
+    below = shown.crop((0, plain.height - 40, shown.width, shown.height))  # the block under the totals
+    assert pink in {rgb for _n, rgb in below.getcolors(1 << 20)}  # the declarer's round points, marked as a bait
