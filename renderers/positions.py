@@ -50,6 +50,11 @@ def _thousand() -> dict[str, Predicate]:
     }
 
 
+def _last_result(v: View) -> str | None:
+    rows = v.get("score_sheet") or []
+    return rows[-1].get("result") if rows else None
+
+
 def _deberts() -> dict[str, Predicate]:
     return {
         "bidding": lambda v: v["phase"] == "bidding" and _spoken(v) >= 1,
@@ -58,6 +63,7 @@ def _deberts() -> dict[str, Predicate]:
         "bella": lambda v: v["phase"] == "play" and v.get("bella") is not None and len(v["trick"]) >= 1,
         "round_over": lambda v: v["phase"] == "round_over" and v["round"] >= 2,
         "hanging": lambda v: v["phase"] == "play" and (v.get("hanging") or {}).get("points", 0) > 0,
+        "hanging_bait": lambda v: v["phase"] == "round_over" and _last_result(v) == "hanging",
         "game_over": lambda v: v["finished"],
     }
 
@@ -85,7 +91,7 @@ def available() -> list[str]:
 
 
 def find(
-    game: str, players: int, seed: int = 1, max_games: int = 40, only: tuple[str, ...] | None = None
+    game: str, players: int, seed: int = 1, max_games: int = 60, only: tuple[str, ...] | None = None
 ) -> dict[str, GameState]:
     """Named moments of ``game`` for ``players`` seats (copies of real states), as many as were found.
 

@@ -204,7 +204,7 @@ def row_image(row: Row, players: int, extra: bool) -> Image.Image:
     if row.span is None:
         heights += [_lines_height(_lines(c.parts, sw - 14)) for c in row.cells[:players] if c.parts]
         if extra and row.extra:
-            heights.append(_lines_height(_lines(row.extra, EXTRA_W - 10)))
+            heights.append(_lines_height(_lines(row.extra, EXTRA_W - 14)))
     else:
         heights.append(text_sprite(row.span, SMALL_INK, palette.INK_SOFT, False).height)
     h = max(heights) + 10

@@ -107,3 +107,19 @@ def test_the_sheet_explains_the_last_round_under_the_totals():
     pink = deberts.RESULT_MARKER["bait"][:3]
     below = shown.crop((0, plain.height - 40, shown.width, shown.height))  # the block under the totals
     assert pink in {rgb for _n, rgb in below.getcolors(1 << 20)}  # the declarer's round points, marked as a bait
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_the_round_marks_beside_a_row_are_never_cut_off(lang):
+    """A hanging round's marks (trump, "висит", "↷60") wrap onto three lines in the narrow column: the row
+    grows to hold them all, so no mark touches the row's top or bottom edge."""
+    from renderers import palette, sheet
+
+    row = {"round": 5, "scores": [60, 0, 46], "totals": [284, 127, 278], "redeal": False, "declarer": 1,
+           "trump": "S", "result": "hanging", "points": [60, 60, 46], "hanging": 60, "hanging_paid": 0,
+           "hanging_to": []}  # fmt: skip
+    strip = sheet.row_image(deberts._sheet_row(row, 3, "classic", lang), 3, True)
+    x0, x1 = sheet.PAD + sheet.ROUND_W, sheet.PAD + sheet.ROUND_W + sheet.EXTRA_W - 8
+    for y in (0, 1, 2, strip.height - 3, strip.height - 2):
+        edge = {strip.getpixel((x, y)) for x in range(x0, x1)}
+        assert edge <= {palette.PAPER, palette.PAPER_LINE}, (y, edge - {palette.PAPER})
