@@ -278,8 +278,20 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         winner=v.get("winner"),
         lang=lang,
         folded=folded,
-        details=_breakdown(v.get("round_breakdown"), n, lang),
+        details=_breakdown_block(v.get("round_breakdown"), n, lang),
     )
+
+
+def _breakdown_block(b: dict[str, Any] | None, n: int, lang: str) -> Image.Image | None:
+    """The breakdown block, drawn once per round breakdown and language (like a past row)."""
+    if not b or not isinstance(b.get("declarer"), int):
+        return None
+
+    def draw() -> Image.Image:
+        title, lines = _breakdown(b, n, lang) or ("", [])
+        return sheet.details_image(title, lines, n, True)
+
+    return sheet.cached_strip((sheet.row_key("deberts-breakdown", b, lang), n), draw)
 
 
 def _runs_text(run: dict[str, Any], lang: str) -> str:

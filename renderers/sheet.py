@@ -230,7 +230,11 @@ ROW_CACHE_SIZE = 2048
 
 def cached_row(key: tuple, build: Callable[[], Row], players: int, extra: bool) -> Image.Image:
     """The strip of a row, drawn once per ``key`` (a past round never changes) and kept in an LRU cache."""
-    full = (key, players, extra)
+    return cached_strip((key, players, extra), lambda: row_image(build(), players, extra))
+
+
+def cached_strip(full: tuple, draw_strip: Callable[[], Image.Image]) -> Image.Image:
+    """A strip of paper (a row, a details block) drawn once per key, with the type sizes it holds."""
     with _ROWS_LOCK:
         hit = _ROWS.get(full)
         if hit is not None:
@@ -240,7 +244,7 @@ def cached_row(key: tuple, build: Callable[[], Row], players: int, extra: bool) 
             note(size)
         return hit[0]
     with recording() as sizes:
-        strip = row_image(build(), players, extra)
+        strip = draw_strip()
     with _ROWS_LOCK:
         _ROWS[full] = (strip, tuple(sorted(set(sizes))))
         if len(_ROWS) > ROW_CACHE_SIZE:
@@ -285,12 +289,12 @@ def draw(
     folded: str | None = None,
     notes: list[list[Image.Image]] | None = None,
     legend: list[Image.Image] | None = None,
-    details: tuple[str, list[Detail]] | None = None,
+    details: Image.Image | None = None,
 ) -> Image.Image:
     """The whole sheet as an RGB image: header (names; the winner crowned on gold, the loser in red), the
     rows (``folded`` labels one line standing for the earlier rounds), the totals under a double line,
-    ``notes`` (per seat, under the totals: a rating, a mark), ``details`` (a title and labelled lines with a
-    cell per seat: how the last round was scored) and a ``legend`` of the marks used."""
+    ``notes`` (per seat, under the totals: a rating, a mark), ``details`` (a block from ``details_image``:
+    how the last round was scored) and a ``legend`` of the marks used."""
     n = len(names)
     extra = extra_title is not None
     if folded is not None:  # one line for the earlier rounds: "1–53 ⋯" across the seat columns
@@ -313,7 +317,7 @@ def draw(
         notes_h = max([_lines_height(_lines(c, sw - 14)) for c in notes if c] + [0]) + 12
     legend_lines = _lines(legend or [], width - 2 * PAD - 8)
     legend_h = _lines_height(legend_lines) + 16 if legend_lines else 0
-    block = details_image(details[0], details[1], n, extra) if details else None
+    block = details
     block_h = block.height if block is not None else 0
     height = PAD + head_h + sum(s.height for s in strips) + foot_h + notes_h + block_h + legend_h + PAD
     im = Image.new("RGB", (width, height), palette.PAPER)
