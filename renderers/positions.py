@@ -46,6 +46,7 @@ def _thousand() -> dict[str, Predicate]:
         ),
         "round_over": lambda v: v["phase"] == "round_over" and v["round"] >= 3,
         "barrel": lambda v: v["phase"] == "play" and any(v["barrel"]) and len(v["trick"]) >= 1,
+        "plays_100": lambda v: v["phase"] == "play" and bool(v.get("on_hundred")) and len(v["trick"]) >= 1,
         "game_over": lambda v: v["finished"],
     }
 
