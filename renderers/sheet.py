@@ -298,7 +298,8 @@ def draw(
     n = len(names)
     extra = extra_title is not None
     if folded is not None:  # one line for the earlier rounds: "1–53 ⋯" across the seat columns
-        rows = [Row("", [], span=f"{folded} \u22ef")] + rows
+        fold = Row("", [], span=f"{folded} \u22ef")
+        rows = [cached_strip(("fold", folded, n, extra), lambda: row_image(fold, n, extra))] + rows
     width, xs = columns(n, extra)
     sw = seat_width(n)
     strips = [row if isinstance(row, Image.Image) else row_image(row, n, extra) for row in rows]
@@ -420,7 +421,15 @@ def details_image(title: str, lines: list[Detail], players: int, extra: bool) ->
 
 
 def legend_item(icon: Image.Image | None, text: str) -> Image.Image:
-    """One entry of a sheet's legend: a mark and what it means."""
+    """One entry of a sheet's legend: a mark and what it means (built once per mark and text)."""
+    if icon is None:
+        return _legend_item(None, text)
+    return _legend_item((icon.mode, icon.size, icon.tobytes()), text)
+
+
+@cached_sprite(maxsize=128)
+def _legend_item(icon_key: tuple[str, tuple[int, int], bytes] | None, text: str) -> Image.Image:
+    icon = None if icon_key is None else Image.frombytes(*icon_key)
     label = text_sprite(f"\u2009{text}" if icon is not None else text, SMALL_INK, palette.INK_SOFT, False)
     if icon is None:
         return label
