@@ -2,7 +2,7 @@
 
 Reads only the view (core/deberts/view.py documents its keys). Declared runs are public (they are declared
 with their cards), so they are drawn beside their owner: the scoring runs bright with their points, beaten
-or lost ones dimmed.
+or lost ones dimmed. The sheet ends with how the last round was scored (the view's ``round_breakdown``).
 """
 
 from __future__ import annotations
@@ -288,8 +288,7 @@ def _breakdown_block(b: dict[str, Any] | None, n: int, lang: str) -> Image.Image
         return None
 
     def draw() -> Image.Image:
-        title, lines = _breakdown(b, n, lang) or ("", [])
-        return sheet.details_image(title, lines, n, True)
+        return sheet.details_image(word("scored_how", lang, n=b.get("round", "")), _breakdown(b, n, lang), n, True)
 
     return sheet.cached_strip((sheet.row_key("deberts-breakdown", b, lang), n), draw)
 
@@ -300,18 +299,16 @@ def _runs_text(run: dict[str, Any], lang: str) -> str:
     return f"{name} {int(run.get('points', 0))}"
 
 
-def _breakdown(b: dict[str, Any] | None, n: int, lang: str) -> tuple[str, list[sheet.Detail]] | None:
+def _breakdown(b: dict[str, Any], n: int, lang: str) -> list[sheet.Detail]:
     """How the last round was scored, line by line under the sheet: each seat's card points, the last
     trick's 10, the runs (with a red cross when they did not count), bella, the round points (the
     declarer's cell in the result's colour), then what the rules did — a bait, a hanging bait, winner takes
     all, hanging points paid out — and what each wrote. Lines nobody has are left out."""
-    if not b or not isinstance(b.get("declarer"), int):
-        return None
     d = int(b["declarer"])
     result = b.get("result")
     lines: list[sheet.Detail] = []
 
-    def add(key: str, parts_of) -> None:
+    def add(key: str, parts_of: Callable[[int], list[Image.Image]]) -> None:
         lines.append(sheet.Detail(word(key, lang), [sheet.Cell(parts_of(s)) for s in range(n)]))
 
     def only(seat: object, text: str, color: RGBA) -> Callable[[int], list[Image.Image]]:
@@ -348,7 +345,7 @@ def _breakdown(b: dict[str, Any] | None, n: int, lang: str) -> tuple[str, list[s
     if scores != [int(p) for p in b["points"]]:
         add("written", lambda s: [sheet.ink(signed(scores[s]), palette.INK_GREEN if scores[s] > 0 else palette.INK_SOFT,
                                             True, sheet.SMALL_INK)])  # fmt: skip
-    return word("scored_how", lang, n=b.get("round", "")), lines
+    return lines
 
 
 def _change(amount: int, color: RGBA | None = None, prefix: str = "") -> list[Image.Image]:
