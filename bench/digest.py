@@ -4,7 +4,9 @@ For every game and seat count it plays ``--games`` seeded games with the guided 
 uniform policy (cut at ``--max-rounds``) and as many guided games with every table convention away from its
 default, and hashes everything a player could notice: the legal actions at
 every step, every event, the final result, the record and the stored state. Run it before and after an
-optimisation: equal digests mean the same games, step by step. Last line: one JSON object with every digest.
+optimisation: equal digests mean the same games, step by step. A change that only adds a view key shows it
+with ``--skip-view-key KEY``: the digests without that key equal the earlier ones. Last line: one JSON
+object with every digest.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ OTHER_OPTIONS: dict[str, dict[str, Any]] = {
                 "hanging_separately": True, "trump_in_combinations": "kharkov"},
     "kozel": {"fish": "one"},
 }  # fmt: skip
+
+
+SKIPPED: set[str] = set()  # view keys left out of the hash (--skip-view-key)
 
 
 def _feed(h: Any, value: Any) -> None:
@@ -62,7 +67,8 @@ def game_digest(name: str, players: int, seed: int, policy: str, max_rounds: int
     _feed(h, state.record())
     _feed(h, state.to_json())
     for seat in (None, *range(players)):
-        _feed(h, state.view(seat))
+        view = state.view(seat)
+        _feed(h, {k: v for k, v in view.items() if k not in SKIPPED} if SKIPPED else view)
     return actions
 
 
@@ -71,7 +77,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="games per game kind, seat count and policy")
     parser.add_argument("--max-rounds", type=int, default=6, help="rounds per uniform-policy game")
     parser.add_argument("--only", choices=games.NAMES, help="one game only")
+    parser.add_argument("--skip-view-key", action="append", default=[], metavar="KEY",
+                        help="leave this view key out of the hash (shows that a change only added it)")  # fmt: skip
     args = parser.parse_args(argv)
+    SKIPPED.clear()
+    SKIPPED.update(args.skip_view_key)
 
     rows = []
     for name in games.available():

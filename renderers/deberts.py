@@ -2,11 +2,12 @@
 
 Reads only the view (core/deberts/view.py documents its keys). Declared runs are public (they are declared
 with their cards), so they are drawn beside their owner: the scoring runs bright with their points, beaten
-or lost ones dimmed.
+or lost ones dimmed. The sheet ends with how the last round was scored (the view's ``round_breakdown``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -277,7 +278,82 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         winner=v.get("winner"),
         lang=lang,
         folded=folded,
+        details=_breakdown_block(v.get("round_breakdown"), n, lang),
     )
+
+
+def _breakdown_block(b: dict[str, Any] | None, n: int, lang: str) -> Image.Image | None:
+    """The breakdown block, drawn once per round breakdown and language (like a past row)."""
+    if not b or not isinstance(b.get("declarer"), int):
+        return None
+
+    def draw() -> Image.Image:
+        return sheet.details_image(word("scored_how", lang, n=b.get("round", "")), _breakdown(b, n, lang), n, True)
+
+    return sheet.cached_strip((sheet.row_key("deberts-breakdown", b, lang), n), draw)
+
+
+def _runs_text(run: dict[str, Any], lang: str) -> str:
+    kind = run.get("kind")
+    name = word(kind, lang) if kind in ("terz", "berz") else str(kind)
+    return f"{name} {int(run.get('points', 0))}"
+
+
+def _breakdown(b: dict[str, Any], n: int, lang: str) -> list[sheet.Detail]:
+    """How the last round was scored, line by line under the sheet: each seat's card points, the last
+    trick's 10, the runs (with a red cross when they did not count), bella, the round points (the
+    declarer's cell in the result's colour), then what the rules did — a bait, a hanging bait, winner takes
+    all, hanging points paid out — and what each wrote. Lines nobody has are left out."""
+    d = int(b["declarer"])
+    result = b.get("result")
+    lines: list[sheet.Detail] = []
+
+    def add(key: str, parts_of: Callable[[int], list[Image.Image]]) -> None:
+        lines.append(sheet.Detail(word(key, lang), [sheet.Cell(parts_of(s)) for s in range(n)]))
+
+    def only(seat: object, text: str, color: RGBA) -> Callable[[int], list[Image.Image]]:
+        return lambda s: [sheet.ink(text, color, True, sheet.SMALL_INK)] if s == seat else []
+
+    add("trick_points", lambda s: [sheet.ink(str(int(b["cards"][s])), palette.INK, size=sheet.SMALL_INK)])
+    if isinstance(b.get("last_trick"), int):
+        add("last_trick", only(b["last_trick"], "+10", palette.INK_GREEN))
+    runs = b.get("runs")
+    if runs:
+        counted = bool(runs.get("counted"))
+        color = palette.INK_GREEN if counted else palette.INK_SOFT
+        parts = [sheet.ink(_runs_text(r, lang), color, size=sheet.SMALL_INK) for r in runs.get("runs") or []]
+        if not counted:  # the scorer took no trick: his runs are void
+            parts.append(sheet.ink("\u2717", palette.INK_RED, True, sheet.SMALL_INK))
+        add("runs", lambda s: parts if s == runs.get("seat") else [])
+    if isinstance(b.get("bella"), int):
+        add("bella_line", only(b["bella"], "+20", palette.INK_GREEN))
+    marker = RESULT_MARKER.get(result)
+    points = [sheet.ink(str(int(p)), palette.INK, True, sheet.SMALL_INK) for p in b["points"]]
+    lines.append(sheet.Detail(word("round_points", lang),
+                              [sheet.Cell([p], marker if s == d else None) for s, p in enumerate(points)]))  # fmt: skip
+    moved = [int(x) for x in b.get("moved") or [0] * n]
+    if result == "bait":
+        add("bait_line", lambda s: _change(moved[s]))
+    elif result == "hanging":
+        add("hanging_bait", only(d, f"\u21b7{int(b.get('hanging_added') or 0)}", palette.INK_BLUE))
+    elif b.get("winner_takes_all"):
+        add("takes_all", lambda s: _change(moved[s]))
+    paid = [int(x) for x in b.get("paid") or [0] * n]
+    if any(paid):
+        add("hanging_points", lambda s: _change(paid[s], palette.INK_BLUE, "\u21b3") if paid[s] else [])
+    scores = [int(x) for x in b["scores"]]
+    if scores != [int(p) for p in b["points"]]:
+        add("written", lambda s: [sheet.ink(signed(scores[s]), palette.INK_GREEN if scores[s] > 0 else palette.INK_SOFT,
+                                            True, sheet.SMALL_INK)])  # fmt: skip
+    return lines
+
+
+def _change(amount: int, color: RGBA | None = None, prefix: str = "") -> list[Image.Image]:
+    """A signed amount moved by the rules (green in, red out), or nothing."""
+    if not amount:
+        return []
+    ink = color or (palette.INK_GREEN if amount > 0 else palette.INK_RED)
+    return [sheet.ink(prefix + (str(amount) if prefix else signed(amount)), ink, True, sheet.SMALL_INK)]
 
 
 def _sheet_row(r: dict[str, Any], n: int, style: str, lang: str) -> sheet.Row:
@@ -309,8 +385,9 @@ def _sheet_row(r: dict[str, Any], n: int, style: str, lang: str) -> sheet.Row:
         raw = (r.get("points") or [score] * n)[s]
         if raw is not None and int(raw) != score:  # the round's own points when something else was written
             parts.append(sheet.ink(f"({int(raw)})", palette.INK_SOFT, size=sheet.SMALL_INK))
-        if paid and s in paid_to:
-            share = paid // len(paid_to) if len(paid_to) > 1 else paid
+        if paid and s in paid_to:  # equal shares, the odd point to the first defender from the declarer's left
+            base, odd = divmod(paid, len(paid_to))
+            share = base + (1 if paid_to.index(s) < odd else 0)
             parts.append(sheet.ink(f"\u21b3{share}", palette.INK_BLUE, bold=True, size=sheet.SMALL_INK))
         marker = RESULT_MARKER.get(result) if s == d else None
         cells.append(sheet.Cell(parts, marker=marker))

@@ -29,6 +29,7 @@ NAMES = [  # two names that only differ after the first word, emoji, a script De
 LONG_NAMES = ["Александра Константинопольская", "Александра Константинова", "Олександр Вишневський-Коваленко"]
 LANGS = ("ru", "uk", "en")
 STYLES = {2: "classic", 3: "four", 4: "classic"}
+SHEETS = ("round_over", "hanging_bait", "game_over")  # moments that also get their score sheet
 PRIVATE = {"give", "play", "second_circle", "bella", "long_chain", "talon"}
 
 
@@ -62,7 +63,7 @@ def build(out: Path) -> list[tuple[str, list[str]]]:
                     if lang == LANGS[0] and own.get("hand") and own["phase"] not in ("round_over", "game_over"):
                         pic = _measured("hand", render_hand, own, style, lang)
                         files.append(_write(out, f"{game}-{n}p-{moment}-hand-seat{seat + 1}", pic))
-                for moment in ("round_over", "game_over"):
+                for moment in SHEETS:
                     if moment in moments:
                         view = moments[moment].view(None)
                         pic = _measured("sheet", render_score_sheet, view, names, style, lang)

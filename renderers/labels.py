@@ -98,6 +98,24 @@ _WORDS: dict[str, str] = {
     "fall": N_("fall"),
     # Translators: Thousand, legend of the score sheet: the dump truck (exactly 555 goes back to 0).
     "dump_truck": N_("dump truck"),
+    # Translators: Deberts, title of the block under the score sheet that shows how the last round was scored.
+    "scored_how": N_("Round {n}: how it was scored"),
+    # Translators: Deberts score sheet, line label: the card points in the tricks each player took.
+    "trick_points": N_("Tricks"),
+    # Translators: Deberts score sheet, line label: the trump K+Q (20 points).
+    "bella_line": N_("Bella"),
+    # Translators: Deberts score sheet, line label: the round's points (cards, last trick, runs, bella).
+    "round_points": N_("Round points"),
+    # Translators: Deberts score sheet, line label: the declarer scored less than a defender.
+    "bait_line": N_("Bait"),
+    # Translators: Deberts score sheet, line label: the declarer tied, his points hang.
+    "hanging_bait": N_("Hanging bait"),
+    # Translators: Deberts score sheet, line label: the declarer made it and writes everyone's points.
+    "takes_all": N_("Winner takes all"),
+    # Translators: Deberts score sheet, line label: hanging points paid out in this round.
+    "hanging_points": N_("Hanging points"),
+    # Translators: Deberts score sheet, line label: what each player writes for the round.
+    "written": N_("Written"),
 }
 
 

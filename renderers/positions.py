@@ -46,8 +46,14 @@ def _thousand() -> dict[str, Predicate]:
         ),
         "round_over": lambda v: v["phase"] == "round_over" and v["round"] >= 3,
         "barrel": lambda v: v["phase"] == "play" and any(v["barrel"]) and len(v["trick"]) >= 1,
+        "plays_100": lambda v: v["phase"] == "play" and bool(v.get("on_hundred")) and len(v["trick"]) >= 1,
         "game_over": lambda v: v["finished"],
     }
+
+
+def _last_result(v: View) -> str | None:
+    rows = v.get("score_sheet") or []
+    return rows[-1].get("result") if rows else None
 
 
 def _deberts() -> dict[str, Predicate]:
@@ -58,6 +64,7 @@ def _deberts() -> dict[str, Predicate]:
         "bella": lambda v: v["phase"] == "play" and v.get("bella") is not None and len(v["trick"]) >= 1,
         "round_over": lambda v: v["phase"] == "round_over" and v["round"] >= 2,
         "hanging": lambda v: v["phase"] == "play" and (v.get("hanging") or {}).get("points", 0) > 0,
+        "hanging_bait": lambda v: v["phase"] == "round_over" and _last_result(v) == "hanging",
         "game_over": lambda v: v["finished"],
     }
 
@@ -85,7 +92,7 @@ def available() -> list[str]:
 
 
 def find(
-    game: str, players: int, seed: int = 1, max_games: int = 40, only: tuple[str, ...] | None = None
+    game: str, players: int, seed: int = 1, max_games: int = 60, only: tuple[str, ...] | None = None
 ) -> dict[str, GameState]:
     """Named moments of ``game`` for ``players`` seats (copies of real states), as many as were found.
 

@@ -59,6 +59,15 @@ class Row:
     tint: RGB | None = None
 
 
+@dataclass
+class Detail:
+    """One line of a sheet's details block: a label left of the seat columns (wrapped at its spaces) and
+    a cell per seat."""
+
+    label: str
+    cells: list[Cell]
+
+
 def ink(text: str, color: RGBA = palette.INK, bold: bool = False, size: int = INK_SIZE) -> Image.Image:
     return text_sprite(text, max(size, SMALL_INK), color, bold)
 
@@ -195,7 +204,7 @@ def row_image(row: Row, players: int, extra: bool) -> Image.Image:
     if row.span is None:
         heights += [_lines_height(_lines(c.parts, sw - 14)) for c in row.cells[:players] if c.parts]
         if extra and row.extra:
-            heights.append(_lines_height(_lines(row.extra, EXTRA_W - 10)))
+            heights.append(_lines_height(_lines(row.extra, EXTRA_W - 14)))
     else:
         heights.append(text_sprite(row.span, SMALL_INK, palette.INK_SOFT, False).height)
     h = max(heights) + 10
@@ -221,7 +230,11 @@ ROW_CACHE_SIZE = 2048
 
 def cached_row(key: tuple, build: Callable[[], Row], players: int, extra: bool) -> Image.Image:
     """The strip of a row, drawn once per ``key`` (a past round never changes) and kept in an LRU cache."""
-    full = (key, players, extra)
+    return cached_strip((key, players, extra), lambda: row_image(build(), players, extra))
+
+
+def cached_strip(full: tuple, draw_strip: Callable[[], Image.Image]) -> Image.Image:
+    """A strip of paper (a row, a details block) drawn once per key, with the type sizes it holds."""
     with _ROWS_LOCK:
         hit = _ROWS.get(full)
         if hit is not None:
@@ -231,7 +244,7 @@ def cached_row(key: tuple, build: Callable[[], Row], players: int, extra: bool) 
             note(size)
         return hit[0]
     with recording() as sizes:
-        strip = row_image(build(), players, extra)
+        strip = draw_strip()
     with _ROWS_LOCK:
         _ROWS[full] = (strip, tuple(sorted(set(sizes))))
         if len(_ROWS) > ROW_CACHE_SIZE:
@@ -276,14 +289,17 @@ def draw(
     folded: str | None = None,
     notes: list[list[Image.Image]] | None = None,
     legend: list[Image.Image] | None = None,
+    details: Image.Image | None = None,
 ) -> Image.Image:
     """The whole sheet as an RGB image: header (names; the winner crowned on gold, the loser in red), the
     rows (``folded`` labels one line standing for the earlier rounds), the totals under a double line,
-    ``notes`` (per seat, under the totals: a rating, a mark) and a ``legend`` of the marks used."""
+    ``notes`` (per seat, under the totals: a rating, a mark), ``details`` (a block from ``details_image``:
+    how the last round was scored) and a ``legend`` of the marks used."""
     n = len(names)
     extra = extra_title is not None
     if folded is not None:  # one line for the earlier rounds: "1–53 ⋯" across the seat columns
-        rows = [Row("", [], span=f"{folded} \u22ef")] + rows
+        fold = Row("", [], span=f"{folded} \u22ef")
+        rows = [cached_strip(("fold", folded, n, extra), lambda: row_image(fold, n, extra))] + rows
     width, xs = columns(n, extra)
     sw = seat_width(n)
     strips = [row if isinstance(row, Image.Image) else row_image(row, n, extra) for row in rows]
@@ -302,7 +318,9 @@ def draw(
         notes_h = max([_lines_height(_lines(c, sw - 14)) for c in notes if c] + [0]) + 12
     legend_lines = _lines(legend or [], width - 2 * PAD - 8)
     legend_h = _lines_height(legend_lines) + 16 if legend_lines else 0
-    height = PAD + head_h + sum(s.height for s in strips) + foot_h + notes_h + legend_h + PAD
+    block = details
+    block_h = block.height if block is not None else 0
+    height = PAD + head_h + sum(s.height for s in strips) + foot_h + notes_h + block_h + legend_h + PAD
     im = Image.new("RGB", (width, height), palette.PAPER)
     d = ImageDraw.Draw(im)
     d.rectangle((0, 0, width, PAD + head_h), fill=palette.PAPER_HEAD)
@@ -349,14 +367,69 @@ def draw(
         for s, parts in enumerate(notes[:n]):
             _place(im, parts, xs[s], y, sw, notes_h)
         y += notes_h
+    if block is not None:
+        im.paste(block, (0, y))
+        y += block_h
     if legend_lines:
         d.line((PAD, y + 4, width - PAD, y + 4), fill=palette.PAPER_LINE, width=1)
         _place(im, [p for line in legend_lines for p in line], PAD, y + 8, width - 2 * PAD, legend_h - 8)
     return im
 
 
+def details_image(title: str, lines: list[Detail], players: int, extra: bool) -> Image.Image:
+    """The details block: a rule, the title, then one strip per line — its label wrapped word by word in
+    the columns left of the seats, each seat's cell in its column (wrapping, never dropping parts)."""
+    width, xs = columns(players, extra)
+    sw = seat_width(players)
+    label_w = xs[0] - PAD - 4
+    head = ink(ellipsize(title, SMALL_INK, True, width - 2 * PAD - 8), palette.INK, True, SMALL_INK)
+    strips: list[Image.Image] = []
+    for line in lines:
+        words = [ink(w, palette.INK_SOFT, size=SMALL_INK) for w in line.label.split()]
+        words = [w if w.width <= label_w - 6 else _squeezed(w, label_w - 6) for w in words]
+        label_lines = _lines(words, label_w - 6)
+        h = max([_lines_height(label_lines)] + [_lines_height(_lines(c.parts, sw - 14)) for c in line.cells if c.parts])
+        h += 10
+        strip = Image.new("RGB", (width, h), palette.PAPER)
+        d = ImageDraw.Draw(strip)
+        for x in xs:
+            d.line((x, 0, x, h), fill=palette.PAPER_LINE, width=1)
+        d.line((PAD, h - 1, width - PAD, h - 1), fill=palette.PAPER_LINE, width=1)
+        for s, cell in enumerate(line.cells[:players]):
+            if cell.marker is not None:
+                canvas.paste(strip, canvas.plate(sw - 8, h - 7, cell.marker, None, 8), xs[s] + 4, 3)
+            _place(strip, cell.parts, xs[s], 0, sw, h)
+        y = (h - _lines_height(label_lines)) / 2
+        for label_line in label_lines:
+            lh = max(p.height for p in label_line)
+            x = PAD + 4
+            for p in label_line:
+                canvas.paste(strip, p, x, y + (lh - p.height) / 2)
+                x += p.width + 8
+            y += lh + LINE_GAP
+        strips.append(strip)
+    top = 12 + head.height + 8
+    im = Image.new("RGB", (width, top + sum(s.height for s in strips) + 4), palette.PAPER)
+    d = ImageDraw.Draw(im)
+    d.line((PAD, 4, width - PAD, 4), fill=palette.INK_SOFT[:3], width=2)
+    canvas.paste(im, head, PAD + 4, 12)
+    y = top
+    for strip in strips:
+        im.paste(strip, (0, y))
+        y += strip.height
+    return im
+
+
 def legend_item(icon: Image.Image | None, text: str) -> Image.Image:
-    """One entry of a sheet's legend: a mark and what it means."""
+    """One entry of a sheet's legend: a mark and what it means (built once per mark and text)."""
+    if icon is None:
+        return _legend_item(None, text)
+    return _legend_item((icon.mode, icon.size, icon.tobytes()), text)
+
+
+@cached_sprite(maxsize=128)
+def _legend_item(icon_key: tuple[str, tuple[int, int], bytes] | None, text: str) -> Image.Image:
+    icon = None if icon_key is None else Image.frombytes(*icon_key)
     label = text_sprite(f"\u2009{text}" if icon is not None else text, SMALL_INK, palette.INK_SOFT, False)
     if icon is None:
         return label

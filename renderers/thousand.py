@@ -410,4 +410,13 @@ def _legend(rows: list[dict[str, Any]], n: int, lang: str) -> list[Image.Image]:
         out.append(sheet.legend_item(_conceded_flag(), word("conceded", lang)))
     if n == 4 and any(not r.get("redeal") for r in rows):
         out.append(sheet.legend_item(_dealer_chip(lang), word("deals", lang)))
+    if any(r.get("golden") for r in rows):  # the row's gold paper: why a made 115 shows +230
+        out.append(_golden_item(lang))
     return out
+
+
+@cached_sprite(maxsize=8)
+def _golden_item(lang: str) -> Image.Image:
+    """The legend's golden round: a swatch of the gold paper and "golden ×2"."""
+    swatch = canvas.plate(36, 24, (*palette.PAPER_GOLD, 255), palette.PAPER_LINE + (255,), 6)
+    return sheet.legend_item(swatch, f"{word('golden', lang)} \u00d72")

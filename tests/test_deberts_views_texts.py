@@ -47,6 +47,7 @@ DEBERTS = {
     "tricks_taken",
     "hanging",
     "target",
+    "round_breakdown",
 }
 NINE = [
     ["JH", "9H", "AH", "8H", "AC", "AD", "AS", "KS", "KC"],

@@ -90,3 +90,36 @@ def test_sheet_marks_bait_and_hanging(positions):
     bait_pink, hanging_blue = deberts.RESULT_MARKER["bait"][:3], deberts.RESULT_MARKER["hanging"][:3]
     colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
     assert bait_pink in colours and hanging_blue in colours
+
+
+def test_the_sheet_explains_the_last_round_under_the_totals():
+    import json
+    from pathlib import Path
+
+    from core.deberts import RULES
+
+    stored = Path(__file__).parent / "stored" / "deberts_3p_round7_before_breakdown.json"
+    view = RULES.from_json(json.loads(stored.read_text(encoding="utf-8"))).view(None)
+    assert view["round_breakdown"]["result"] == "bait"
+    plain = sheet_image(dict(view, round_breakdown=None), NAMES, lang="ru")
+    shown = sheet_image(view, NAMES, lang="ru")
+    assert shown.height > plain.height
+    pink = deberts.RESULT_MARKER["bait"][:3]
+    below = shown.crop((0, plain.height - 40, shown.width, shown.height))  # the block under the totals
+    assert pink in {rgb for _n, rgb in below.getcolors(1 << 20)}  # the declarer's round points, marked as a bait
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_the_round_marks_beside_a_row_are_never_cut_off(lang):
+    """A hanging round's marks (trump, "висит", "↷60") wrap onto three lines in the narrow column: the row
+    grows to hold them all, so no mark touches the row's top or bottom edge."""
+    from renderers import palette, sheet
+
+    row = {"round": 5, "scores": [60, 0, 46], "totals": [284, 127, 278], "redeal": False, "declarer": 1,
+           "trump": "S", "result": "hanging", "points": [60, 60, 46], "hanging": 60, "hanging_paid": 0,
+           "hanging_to": []}  # fmt: skip
+    strip = sheet.row_image(deberts._sheet_row(row, 3, "classic", lang), 3, True)
+    x0, x1 = sheet.PAD + sheet.ROUND_W, sheet.PAD + sheet.ROUND_W + sheet.EXTRA_W - 8
+    for y in (0, 1, 2, strip.height - 3, strip.height - 2):
+        edge = {strip.getpixel((x, y)) for x in range(x0, x1)}
+        assert edge <= {palette.PAPER, palette.PAPER_LINE}, (y, edge - {palette.PAPER})

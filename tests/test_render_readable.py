@@ -57,3 +57,37 @@ def test_the_recorder_sees_text_inside_cached_sprites():
         T.bubble_sprite("pass", (0, 0, 0, 255), (255, 255, 255, 255), 40)
     assert sizes == [40]
     assert measure.min_type(480) == 13 and measure.min_type(960) == 26
+
+
+def _deberts_round_ends():
+    """Views of every round end of the hand-checked Deberts records: bait, hanging bait, pots paid out,
+    winner takes all, runs lost, bella — each line the sheet's breakdown can draw."""
+    import json
+    from pathlib import Path
+
+    from core.records import replay
+
+    views = []
+    for path in sorted((Path(__file__).parent / "records" / "deberts").glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        record = json.loads(path.read_text())
+        for k in range(1, len(record["rounds"]) + 1):
+            state = replay(dict(record, rounds=record["rounds"][:k]))
+            if state.phase in ("round_over", "game_over") and state.view(None)["round_breakdown"]:
+                views.append(state.view(None))
+    return views
+
+
+def test_the_deberts_round_breakdown_reads_at_480_px_in_every_language():
+    views = _deberts_round_ends()
+    kinds = {v["round_breakdown"]["result"] for v in views}
+    assert kinds == {"made", "bait", "hanging"}
+    for view in views:
+        names = NAMES[: view["players"]]
+        for lang in ("ru", "uk", "en"):
+            size, width = _smallest(partial(sheet_image, view, names, "classic", lang))
+            assert size >= measure.min_type(width), f"{lang} round {view['round_breakdown']['round']}: {size} px"
+            plain = sheet_image(dict(view, round_breakdown=None), names, "classic", lang)
+            shown = sheet_image(view, names, "classic", lang)
+            assert shown.width == plain.width and shown.height >= plain.height + 5 * 34  # title and 4+ lines

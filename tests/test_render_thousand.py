@@ -215,3 +215,15 @@ def test_dealer_chip_speaks_the_chat_language_and_the_winner_has_no_barrel(posit
     won = dict(pub, winner=1, barrel=[False, True, False], barrel_attempts=[0, 1, 0])
     assert _plate_marks(won, 1) == []
     assert _plate_marks(dict(won, winner=None), 1) != []
+
+
+def test_a_golden_round_on_the_sheet_is_named_in_the_legend():
+    """Gold paper alone does not say why a made 115 shows +230: the legend names the golden round ×2."""
+    from renderers.thousand import _legend
+
+    row = {"round": 1, "scores": [230, 0, 0], "totals": [230, 0, 0], "redeal": False, "declarer": 0,
+           "contract": 115, "made": True, "conceded": False, "golden": True, "notes": []}  # fmt: skip
+    plain = dict(row, golden=False, scores=[115, 0, 0], totals=[115, 0, 0])
+    assert _legend([plain], 3, "ru") == []
+    (item,) = _legend([row], 3, "ru")
+    assert item.width > sheet.legend_item(None, "золотой \u00d72").width  # the gold swatch and its words

@@ -97,6 +97,10 @@ class DebertsEngine(GameState):
         self.pots: list[int] = []
         self.log: list[dict[str, Any]] = []  # the record's rounds
         self.winner_seat: int | None = None
+        # How the last played round's points were made up (``tally``): derived data, kept while playing and
+        # rebuilt from the round's record on loading (``persist.py``), never stored, so stored states and the
+        # storage's replay check are the same as before it existed. None after a redeal.
+        self.tally: dict[str, Any] | None = None
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -288,6 +292,7 @@ class DebertsEngine(GameState):
         )
         self.phase = "round_over"
         self.turn = None
+        self.tally = None
         return [Event("all_passed", None, {"next_dealer": self.next_dealer})]
 
     def _name_trump(self, seat: int, suit: str) -> list[Event]:
@@ -391,6 +396,7 @@ class DebertsEngine(GameState):
             runs["status"] = "lost"
             events.append(Event("runs_lost", runs["scorer"], {"points": runs["points"], "reason": "no_trick"}))
         pts = self.round_points()
+        self.tally = self._tally()
         out = scoring.settle(
             pts,
             self.declarer,
@@ -449,6 +455,27 @@ class DebertsEngine(GameState):
                 events.append(Event("play_on", None, {"seats": tied, "total": top, "target": self.opts.target}))
         return events
 
+    def _tally(self) -> dict[str, Any]:
+        """What the round's points are made of, per seat: the card points of its tricks, the last trick,
+        the runs of the one seat that had the best (counted or lost) and bella."""
+        runs = None
+        if self.runs is not None:
+            scorer = self.runs["scorer"]
+            runs = {
+                "seat": scorer,
+                "points": self.runs["points"],
+                "runs": [{k: r[k] for k in ("kind", "suit", "top", "points")} for r in self.runs["by_seat"][scorer]],
+                "counted": self.runs["status"] == "scored",
+            }
+        return {
+            "round": self.round,
+            "cards": list(self.card_points),
+            "tricks": list(self.tricks),
+            "last_trick": self.last_bonus,
+            "runs": runs,
+            "bella": self.bella,
+        }
+
     # ---- rounds ----------------------------------------------------------------------------------
     def next_round_in_place(self, deal: dict[str, Any] | None = None) -> list[Event]:
         if self.phase == "game_over":
@@ -501,6 +528,7 @@ class DebertsEngine(GameState):
         new.players = self.players
         new.opts = self.opts  # frozen
         attrs = {name: getattr(self, name) for name in _ATTRS}
+        attrs["tally"] = self.tally
         new.__dict__.update(json.loads(json.dumps(attrs)))
         return new
 

@@ -1,12 +1,16 @@
 """Storing a Deberts game: its JSON, and loading it back with every field checked (types, seats, cards), so
-corrupt storage is refused, never half-loaded. Sits on top of the engine (``engine.py``)."""
+corrupt storage is refused, never half-loaded. Sits on top of the engine (``engine.py``).
+
+The last round's tally (what its points were made of, ``engine.tally``) is not stored: loading rebuilds it
+by replaying that round from the state's own record, so states stored before it existed load the same.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any, TypeVar
 
-from core.base import BadState, OptionsError
+from core.base import Action, BadState, GameError, OptionsError
 from core.cards import SUITS
 from core.deberts.cards import DECK_SET
 from core.deberts.deal import check_deal
@@ -40,11 +44,32 @@ def load_state(cls: type[E], data: Any) -> E:
         for name, value in fields.items():
             setattr(state, "totals_" if name == "totals" else name, value)
         _check(state)
+        state.tally = replayed_tally(state)
     except BadState:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OptionsError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OptionsError, GameError) as err:
         raise BadState(f"corrupt deberts state: {err}", "bad_state") from None
     return state
+
+
+def replayed_tally(state: DebertsEngine) -> dict[str, Any] | None:
+    """The tally of the last score-sheet row, replayed from that round's record entry (None after a redeal).
+
+    The round's dealer is the seat before the first bidder; only the round's own cards and actions matter."""
+    if not state.sheet or state.sheet[-1]["redeal"]:
+        return None
+    number = state.sheet[-1]["round"]
+    entry = state.log[number - 1]
+    actions = entry["actions"]
+    replay = type(state)(state.players, state.opts, state.seed, state.first_dealer)
+    replay.next_dealer = (actions[0]["seat"] - 1) % state.players
+    replay.next_round_in_place(entry["deal"])
+    for raw in actions:
+        replay.apply_in_place(Action.from_json(raw))
+    tally = replay.tally
+    if tally is None or replay.sheet[-1]["points"] != state.sheet[-1]["points"]:
+        raise ValueError(f"round {number} of the record does not give its score-sheet row")
+    return {**tally, "round": number}
 
 
 def _seat_or_none(value: Any, players: int, none_ok: bool = True) -> None:

@@ -95,6 +95,39 @@ def settle(
     }
 
 
+def transfers(row: dict[str, Any], winner_takes_all: bool) -> dict[str, Any]:
+    """What the rules did to a played round's points, read back from its score-sheet row.
+
+    Returns ``{"moved": [...], "hanging_added": int, "paid": [...]}``: ``moved`` the points that went from
+    one seat to another (a bait: the declarer's points to the defenders, the odd point to the first
+    defender; winner takes all: the defenders' points to the declarer), ``hanging_added`` the declarer's
+    points left hanging (a hanging bait), ``paid`` each seat's share of a hanging pot paid out. For every
+    seat: ``scores == points + moved + paid`` (minus ``hanging_added`` for the declarer), as ``settle`` wrote.
+    """
+    points = list(row["points"])
+    players = len(points)
+    declarer = row["declarer"]
+    defenders = defenders_of(declarer, players)
+    moved = [0] * players
+    hanging_added = 0
+    if row["result"] == "made" and winner_takes_all:
+        for seat in defenders:
+            moved[seat] = -points[seat]
+            moved[declarer] += points[seat]
+    elif row["result"] == "bait":
+        moved[declarer] = -points[declarer]
+        for seat, share in split(points[declarer], defenders).items():
+            moved[seat] += share
+    elif row["result"] == "hanging":
+        hanging_added = points[declarer]
+    paid = [0] * players
+    to = list(row.get("hanging_to") or [])
+    if row.get("hanging_paid") and to:
+        for seat, share in split(row["hanging_paid"], to).items():
+            paid[seat] = share
+    return {"moved": moved, "hanging_added": hanging_added, "paid": paid}
+
+
 def game_winner(totals: list[int], target: int) -> int | None:
     """The seat that won: the single highest total at or above the target (a tie for it plays on)."""
     top = max(totals)

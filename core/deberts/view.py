@@ -37,6 +37,19 @@ Deberts keys (stable; renderers rely on them):
 a redeal); ``points`` the raw round points per seat; ``scores`` what each seat wrote; ``hanging`` the points
 hanging after the round; ``hanging_paid`` the hanging points paid out in this round to the seats
 ``hanging_to``.
+
+- ``round_breakdown``: how the last row of the score sheet was scored, or null (no round played yet, or
+  the last row is a redeal); it stays through the next round's deal, so the sheet posted at a round's end
+  explains it. ``{"round", "declarer", "result", "winner_takes_all", "cards", "tricks", "last_trick",
+  "runs", "bella", "points", "moved", "hanging_added", "paid", "scores"}``: per seat ``cards`` the card
+  points of its tricks and ``tricks`` how many it took; ``last_trick`` the seat that got the last trick's
+  10; ``runs`` null or ``{"seat", "points", "runs": [{"kind", "suit", "top", "points"}], "counted"}`` (the
+  best runs, of one seat; ``counted`` false when it took no trick); ``bella`` a seat or null; ``points``
+  the round points (cards + last trick + counted runs + bella); then what the rules did: ``moved`` per
+  seat (a bait: the declarer's points split among the defenders; winner takes all: the defenders' points
+  to the declarer), ``hanging_added`` (the declarer's points left hanging by a hanging bait), ``paid`` per
+  seat (its share of a hanging pot paid out); ``scores`` what each seat wrote:
+  ``points + moved + paid``, minus ``hanging_added`` for the declarer.
 """
 
 from __future__ import annotations
@@ -47,6 +60,7 @@ from typing import Any
 from core.deberts.cards import sort_hand
 from core.deberts.combinations import public_runs
 from core.deberts.engine import DebertsEngine
+from core.deberts.scoring import transfers
 
 
 def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
@@ -91,4 +105,31 @@ def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
         "tricks_taken": list(state.tricks),
         "hanging": {"points": sum(state.pots), "pots": list(state.pots)},
         "target": state.opts.target,
+        "round_breakdown": round_breakdown(state),
+    }
+
+
+def round_breakdown(state: DebertsEngine) -> dict[str, Any] | None:
+    """How the last score-sheet row was scored (the view's ``round_breakdown``), or None."""
+    tally = state.tally
+    if tally is None or not state.sheet:
+        return None
+    row = state.sheet[-1]
+    if row["redeal"] or row["round"] != tally["round"]:
+        return None
+    wta = state.opts.winner_takes_all and row["result"] == "made"
+    runs = tally["runs"]
+    return {
+        "round": row["round"],
+        "declarer": row["declarer"],
+        "result": row["result"],
+        "winner_takes_all": wta,
+        "cards": list(tally["cards"]),
+        "tricks": list(tally["tricks"]),
+        "last_trick": tally["last_trick"],
+        "runs": None if runs is None else {**runs, "runs": [dict(r) for r in runs["runs"]]},
+        "bella": tally["bella"],
+        "points": list(row["points"]),
+        **transfers(row, wta),
+        "scores": list(row["scores"]),
     }
