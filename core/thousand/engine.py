@@ -17,7 +17,7 @@ from core.base import Action, Event, GameState, IllegalAction, MalformedAction
 from core.rng import stream
 from core.thousand import deal as dealing
 from core.thousand.bidding import bid_values, contract_values, first_bid_above
-from core.thousand.cards import DECK, PARTNER, POINTS, STRENGTH, bid_cap, card_points
+from core.thousand.cards import DECK, PARTNER, POINTS, STRENGTH, bid_cap, card_points, marriage_value
 from core.thousand.options import ThousandOptions
 from core.thousand.play import declared_marriage, playable
 from core.thousand.scoring import RoundOutcome, Standing, settle
@@ -123,7 +123,7 @@ class ThousandEngine(GameState):
         self.tricks_taken = [0] * n
         self.card_pts = [0] * n
         self.marriages: list[dict[str, Any]] = []
-        self.last_trick: dict[str, Any] | None = None
+        self._last_trick: dict[str, Any] | tuple[list[list[Any]], int] | None = None
         self.played: list[str] = []  # every card played this round, in order
         self.golden = False
         self.round_actions = 0
@@ -156,6 +156,19 @@ class ThousandEngine(GameState):
         return self.bid == 100
 
     @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The trick taken last this round: ``{"cards": [{"seat", "card"}...], "winner"}`` or None."""
+        last = self._last_trick
+        if type(last) is tuple:  # kept as (trick, winner) when the trick closed: built on first use
+            trick, winner = last
+            last = self._last_trick = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        return last
+
+    @last_trick.setter
+    def last_trick(self, value: dict[str, Any] | None) -> None:
+        self._last_trick = value
+
+    @property
     def marriage_points(self) -> list[int]:
         out = [0] * self.players
         for m in self.marriages:
@@ -169,30 +182,27 @@ class ThousandEngine(GameState):
         if self.phase != "round_over":
             raise IllegalAction("the round is still being played", "round_not_over")
         dealer = self.next_dealer
+        n = self.players
         if deal is None:  # a deal of our own making is valid by construction: no need to check it
-            deal = dealing.random_deal(self.players, dealer, stream(self.seed, "deal", self.round_index))
-            hands, talons = deal["hands"], deal["talon"]
+            hands, talons = dealing.deal_cards(n, dealer, stream(self.seed, "deal", self.round_index))
         else:
-            hands, talons = dealing.check_deal(deal, self.players, dealer)
+            hands, talons = dealing.check_deal(deal, n, dealer)
         self._clear_round()
         self.dealer = dealer
         self.round_index += 1
-        self.log.append(
-            {"deal": {"hands": [list(h) for h in hands], "talon": [list(t) for t in talons]}, "actions": []}
-        )
+        self.log.append({"deal": {"hands": list(map(list, hands)), "talon": list(map(list, talons))}, "actions": []})
         self.hands = hands
         self.talons = talons
-        n = self.players
-        self.sitting_out = dealer if n == 4 else None
-        self.active = [s for s in range(n) if s != self.sitting_out]
-        self.golden = self.options.golden_round and self.rounds_scored < 3
+        if n == 4:
+            sitting_out = self.sitting_out = dealer
+            self.active = [s for s in range(4) if s != dealer]
+        else:
+            sitting_out = None  # (as _clear_round left it)
+            self.active = list(range(n))
+        golden = self.golden = self.options.golden_round and self.rounds_scored < 3
         events = [
-            Event(
-                "round_started",
-                None,
-                {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": self.sitting_out,
-                 "golden": self.golden},
-            )
+            Event("round_started", None,
+                  {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": sitting_out, "golden": golden})
         ]  # fmt: skip
         self.phase = "bidding"
         barrel_seat = None
@@ -248,10 +258,15 @@ class ThousandEngine(GameState):
             return out
         if self.phase == "bidding" and seat == self.turn and type(seat) is int and not self.options.redeal:
             # the bidding without redeals (the default table): [pass] and the bids
-            bids = self._bid_actions(seat)
-            if self._may_pass(seat):
-                return [_SIMPLE["pass"][seat], *bids]
-            return bids
+            bid = self.bid
+            if self.barrel[seat]:
+                bids = self._bid_actions(seat)
+            else:  # ``_bid_actions`` written out: 100 (or the next multiple of 5) up to 120 + marriages
+                cap = 120 + marriage_value(self.hands[seat], self.options.ace_marriage)
+                bids = _BID_STEP[seat][20 if bid is None else bid // 5 + 1 : cap // 5 + 1]
+            if bid is None and self.bids[seat] is None and seat == (self.dealer + 1) % self.players:
+                return bids  # the first hand opens with at least 100: no pass (``_may_pass``)
+            return [_SIMPLE["pass"][seat], *bids]
         if self.phase == "give" and seat == self.declarer and type(seat) is int and not self.options.redeal:
             # the gives without redeals (the default table): card by card, one give per receiver left
             table = _give_table(seat, self._receivers_left())
@@ -304,11 +319,12 @@ class ThousandEngine(GameState):
 
     def _next_bidder(self, seat: int) -> int:
         n = self.players
-        s = _next(seat, n)
+        active, bids = self.active, self.bids
+        s = seat
         for _ in range(n):
-            if s in self.active and self.bids[s] != "pass":
+            s = (s + 1) % n
+            if bids[s] != "pass" and s in active:
                 return s
-            s = _next(s, n)
         return seat
 
     def _may_pass(self, seat: int) -> bool:
@@ -501,6 +517,11 @@ class ThousandEngine(GameState):
         if value is None:
             raise MalformedAction("bid needs 'value'", "malformed_action")
         on_barrel = self.barrel[seat]
+        if type(value) is int and value <= 120 and value % 5 == 0 and not on_barrel:
+            # every hand may bid up to 120: no need to count its marriages
+            bid = self.bid
+            if value >= (100 if bid is None else (bid // 5 + 1) * 5):  # first_bid_above(bid, False)
+                return
         cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
         if type(value) is int:  # a possible bid passes at once (exactly the values of _bid_values)
             if value % 5 == 0:
@@ -639,10 +660,15 @@ class ThousandEngine(GameState):
 
     # ---- bidding ------------------------------------------------------------------------------------
     def _check_bidding_end(self) -> list[Event]:
-        left = [s for s in self.active if self.bids[s] != "pass"]
-        if len(left) > 1:
-            return []
-        winner = left[0] if left else self.first_hand
+        bids = self.bids
+        winner = None  # the one seat that has not passed, when only one is left
+        for s in self.active:
+            if bids[s] != "pass":
+                if winner is not None:
+                    return []  # two or more are still bidding
+                winner = s
+        if winner is None:
+            winner = self.first_hand
         events: list[Event] = []
         if self.bid is None or self.bids[winner] is None:
             self.bid = 121 if self.barrel[winner] else 100
@@ -694,15 +720,14 @@ class ThousandEngine(GameState):
         trick = self.trick
         trump = self.trump
         strength = STRENGTH
+        points = POINTS
         # ``trick_winner`` written out, in the one pass that also sums the points and lists the cards
         winner, best = trick[0]
-        pts = POINTS[best]
+        pts = points[best]
         cards = [best]
-        shown = [{"seat": winner, "card": best}]
         for seat, c in trick[1:]:
-            pts += POINTS[c]
+            pts += points[c]
             cards.append(c)
-            shown.append({"seat": seat, "card": c})
             if c[1] == best[1]:
                 if strength[c] > strength[best]:
                     winner, best = seat, c
@@ -710,13 +735,12 @@ class ThousandEngine(GameState):
                 winner, best = seat, c
         self.card_pts[winner] += pts
         self.tricks_taken[winner] += 1
-        self.tricks_done += 1
-        self.last_trick = {"cards": shown, "winner": winner}
+        done = self.tricks_done = self.tricks_done + 1
+        self._last_trick = (trick, winner)  # the ``last_trick`` dict is built when asked for
         self.trick = []
-        self.turn = winner
-        self.leader = winner
-        events = [Event("trick_won", winner, {"points": pts, "cards": cards, "trick": self.tricks_done})]
-        if self.tricks_done == (11 if self.players == 2 else 8):  # tricks_per_round
+        self.turn = self.leader = winner
+        events = [Event("trick_won", winner, {"points": pts, "cards": cards, "trick": done})]
+        if done == (11 if self.players == 2 else 8):  # tricks_per_round
             events += self._end_round(conceded=False)
         return events
 
