@@ -11,6 +11,7 @@ is taken automatically, as are floor passes and the barrel player's talon at 121
 from __future__ import annotations
 
 from itertools import chain
+from operator import sub
 from typing import Any, Self
 
 from core.base import Action, Event, GameState, IllegalAction, MalformedAction
@@ -63,6 +64,20 @@ _CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s
 # the actions without a card or value, and the talon choices, by seat
 _SIMPLE = {t: [Action(s, t) for s in range(4)] for t in ("pass", "concede", "redeal")}
 _TAKE_TALON = [[Action(s, "take_talon", index=i) for i in range(2)] for s in range(4)]
+# The record logs each action as its JSON object: for the shared actions above it is built once, found by the
+# ``id`` of the action (the tables live as long as the module, so no other object ever has one of those ids).
+# Logged objects are never changed in place: ``copy`` shares them between states already, and ``record`` and
+# ``to_json`` hand out deep copies.
+_LOG_JSON: dict[int, dict[str, Any]] = {
+    id(a): a.to_json()
+    for a in chain(
+        *(table.values() for table in _PLAY), *(acts for table in _GIVE for acts in table.values()), *_BID_STEP,
+        *_CONTRACT_STEP, *_SIMPLE.values(), *_TAKE_TALON,
+    )
+}  # fmt: skip
+_PLAY_LOG = [{c: _LOG_JSON[id(a)] for c, a in table.items()} for table in _PLAY]
+# A played card is the most frequent event: one shared, read-only ``card_played`` event per seat and card.
+_CARD_PLAYED = [{c: Event("card_played", s, {"card": c}) for c in DECK} for s in range(4)]
 _EXPECTED = {
     "bidding": ("bid", "pass"),
     "talon": ("take_talon",),
@@ -81,6 +96,10 @@ class ThousandEngine(GameState):
     """The rules of one Thousand game as plain data; ``state.ThousandState`` adds seeing and storing."""
 
     game = "thousand"
+    # ``finished`` (the phase is game_over) is a plain attribute here rather than the base class's property,
+    # because random games and search play-outs ask for it at every step: the engine sets it where the phase
+    # becomes game_over, ``copy`` and ``persist.load_state`` from the phase they copy.
+    finished = False
 
     def __init__(self, players: int, options: ThousandOptions, seed: int | str, first_dealer: int) -> None:
         self.players = players
@@ -206,11 +225,12 @@ class ThousandEngine(GameState):
         ]  # fmt: skip
         self.phase = "bidding"
         barrel_seat = None
-        for s in self.active:
-            if self.barrel[s]:
-                barrel_seat = s
-                break
-        if barrel_seat is not None and not self.options.bidding_on_barrel:
+        if not self.options.bidding_on_barrel:
+            for s in self.active:
+                if self.barrel[s]:
+                    barrel_seat = s
+                    break
+        if barrel_seat is not None:
             events.append(Event("barrel_takes_talon", barrel_seat, {"value": 121}))
             self.bid = 121
             self.bids[barrel_seat] = 121
@@ -242,15 +262,20 @@ class ThousandEngine(GameState):
             actions = _PLAY[seat]
             hand = self.hands[seat]
             trick = self.trick
-            if trick:
+            if trick:  # (loops rather than comprehensions: cheaper for a handful of cards)
                 led = trick[0][1][1]
-                out = [actions[c] for c in hand if c[1] == led]
+                out = []
+                for c in hand:
+                    if c[1] == led:
+                        out.append(actions[c])
                 if not out:
                     trump = self.trump
                     if trump is not None:
-                        out = [actions[c] for c in hand if c[1] == trump]
+                        for c in hand:
+                            if c[1] == trump:
+                                out.append(actions[c])
                     if not out:
-                        out = [actions[c] for c in hand]
+                        out = list(map(actions.__getitem__, hand))
                 return out  # conceding is only possible before the first lead
             out = list(map(actions.__getitem__, hand))
             if self.tricks_done == 0 and self._may_concede(seat):
@@ -418,7 +443,7 @@ class ThousandEngine(GameState):
                     else:
                         legal = True
                     if legal:
-                        events = [Event("card_played", seat, {"card": card})]
+                        events = [_CARD_PLAYED[seat][card]]
                         if not trick and self.tricks_done > 0:  # a lead may declare (what ``_declare`` checks)
                             other = PARTNER.get(card)  # type: ignore[arg-type]
                             if (other is not None and other in hand) or (
@@ -437,15 +462,17 @@ class ThousandEngine(GameState):
                             events += self._close_trick()
                         log = self.log
                         if log:
-                            log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
+                            log[-1]["actions"].append(_PLAY_LOG[seat][card])
                         self.round_actions += 1
                         return events
         events = self._quick(action) if type(action) is Action and type(action[0]) is int else None
         if events is None:
             self._check(action)
             events = self._perform(action)
-        if self.log:
-            self.log[-1]["actions"].append(action.to_json())
+        log = self.log
+        if log:
+            logged = _LOG_JSON.get(id(action))
+            log[-1]["actions"].append(action.to_json() if logged is None else logged)
         self.round_actions += 1
         return events
 
@@ -586,8 +613,12 @@ class ThousandEngine(GameState):
             if typ != "give":
                 return None
             card, to = a[3], a[4]
-            if card is None or to is None or to == seat or to not in self._receivers_left():
+            # ``to`` is one of ``_receivers_left()``: active, not the declarer, no card given to him yet
+            if card is None or to is None or to == seat or to not in self.active:
                 return None
+            for g in self.gives:
+                if g["to"] == to:
+                    return None
             if card not in self.hands[seat]:
                 return None
             return self._do_give(seat, card, to)
@@ -646,7 +677,8 @@ class ThousandEngine(GameState):
         self.hands[to].append(card)
         self.gives.append({"card": card, "from": seat, "to": to})
         events = [Event("card_given", seat, {"to": to})]
-        if not self._receivers_left():
+        # every receiver has his card (at least as many gives as receivers, and none left)
+        if len(self.gives) >= len(self.active) - 1 and not self._receivers_left():
             self.phase = "contract"
             events.append(Event("contract_asked", seat, {"bid": self.bid}))
         return events
@@ -701,7 +733,7 @@ class ThousandEngine(GameState):
     # ---- play ---------------------------------------------------------------------------------------
     def _play(self, seat: int, card: str) -> list[Event]:
         trick = self.trick
-        events = [Event("card_played", seat, {"card": card})]
+        events = [_CARD_PLAYED[seat][card] if type(seat) is int else Event("card_played", seat, {"card": card})]
         if not trick and self.tricks_done > 0 and card[0] in "KQA":
             events += self._declare(seat, card)
         self.hands[seat].remove(card)
@@ -774,51 +806,56 @@ class ThousandEngine(GameState):
 
     def _end_round(self, conceded: bool) -> list[Event]:
         n = self.players
-        d = self.declarer
-        assert d is not None and self.bid is not None and self.contract is not None
-        points = [self.card_pts[s] for s in range(n)]
-        if self.players == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
+        d, bid, contract, golden = self.declarer, self.bid, self.contract, self.golden
+        assert d is not None and bid is not None and contract is not None
+        points = list(self.card_pts)
+        if n == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
             unused = self.talons[1 - (self.talon_taken or 0)]
             points[self.last_trick["winner"]] += card_points(unused)
-        mp = self.marriage_points
-        points = [points[s] + mp[s] for s in range(n)]
+        for m in self.marriages:  # + marriage_points
+            points[m["seat"]] += m["points"]
+        # (settle reads the outcome and copies the standing: the round's own lists can be handed over as they are)
         outcome = RoundOutcome(
-            players=n, active=list(self.active), sitting_out=self.sitting_out, declarer=d, bid=self.bid,
-            contract=self.contract, conceded=conceded, points=points, tricks=list(self.tricks_taken),
-            talon=list(self.talons[0]) if self.sitting_out is not None else [], golden=self.golden,
+            n, self.active, self.sitting_out, d, bid, contract, conceded, points, self.tricks_taken,
+            list(self.talons[0]) if self.sitting_out is not None else [], golden,
         )  # fmt: skip
-        before = Standing(self.totals, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels)
+        old = self.totals
+        options = self.options
         s = settle(
-            outcome, before, concede_penalty=self.options.concede_penalty, bolts_in_a_row=self.options.bolts_in_a_row,
-            missed_barrels_reset=self.options.missed_barrels_reset, dump_truck=self.options.dump_truck,
+            outcome, Standing(old, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels),
+            concede_penalty=options.concede_penalty, bolts_in_a_row=options.bolts_in_a_row,
+            missed_barrels_reset=options.missed_barrels_reset, dump_truck=options.dump_truck,
         )  # fmt: skip
-        old = list(self.totals)
         st = s.standing
-        self.totals, self.bolts, self.barrel = st.totals, st.bolts, st.barrel
+        totals = self.totals = st.totals
+        self.bolts, self.barrel = st.bolts, st.barrel
         self.barrel_attempts, self.missed_barrels = st.barrel_attempts, st.missed_barrels
-        scores = [self.totals[i] - old[i] for i in range(n)]
-        row = {
-            "round": len(self.history) + 1, "scores": scores, "totals": list(self.totals), "redeal": False,
-            "declarer": d, "bid": self.bid, "contract": self.contract, "made": s.made, "conceded": conceded,
-            "golden": self.golden, "points": points, "results": s.results, "stand_still": s.stand_still,
-            "notes": s.notes,
-        }  # fmt: skip
-        self.history.append(row)
+        scores = list(map(sub, totals, old))
+        number = len(self.history) + 1
+        row_totals = list(totals)
+        made, stand_still, notes = s.made, s.stand_still, s.notes
+        self.history.append({
+            "round": number, "scores": scores, "totals": row_totals, "redeal": False, "declarer": d, "bid": bid,
+            "contract": contract, "made": made, "conceded": conceded, "golden": golden, "points": points,
+            "results": s.results, "stand_still": stand_still, "notes": notes,
+        })  # fmt: skip
         self.rounds_scored += 1
-        self.next_dealer = _next(self.dealer, n)
+        self.next_dealer = (self.dealer + 1) % n
         self.turn = None
-        data = {
-            "round": row["round"], "scores": scores, "totals": row["totals"], "contract": self.contract,
-            "made": s.made, "conceded": conceded, "golden": self.golden, "points": points,
-            "stand_still": s.stand_still,
-        }  # fmt: skip
-        events = [Event("round_scored", d, data)]
-        events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
-                   for nt in s.notes]  # fmt: skip
+        events = [
+            Event("round_scored", d, {
+                "round": number, "scores": scores, "totals": row_totals, "contract": contract, "made": made,
+                "conceded": conceded, "golden": golden, "points": points, "stand_still": stand_still,
+            })
+        ]  # fmt: skip
+        if notes:
+            events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
+                       for nt in notes]  # fmt: skip
         if s.winner is not None:
             self.winner_seat = s.winner
             self.phase = "game_over"
-            events.append(Event("game_won", s.winner, {"total": self.totals[s.winner]}))
+            self.finished = True
+            events.append(Event("game_won", s.winner, {"total": totals[s.winner]}))
         else:
             self.phase = "round_over"
         return events
@@ -833,6 +870,7 @@ class ThousandEngine(GameState):
             if name not in ("log", "history"):
                 setattr(new, name, plain_copy(getattr(self, name)))
         # finished rounds and score-sheet rows are never changed once written: share them
+        new.finished = new.phase == "game_over"
         new.history = list(self.history)
         new.log = list(self.log)
         if new.log:
