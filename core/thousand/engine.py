@@ -237,16 +237,16 @@ class ThousandEngine(GameState):
             events += self._win_bidding(barrel_seat)
             return events
         floor = self.options.bidding_floor
-        passed = 0
-        for s in self.active:
-            if self.totals[s] < floor and not self.barrel[s]:
-                self.bids[s] = "pass"
-                passed += 1
-                events.append(Event("auto_pass", s, {"floor": floor, "total": self.totals[s]}))
+        totals, barrel = self.totals, self.barrel
         first = (dealer + 1) % n  # the first hand
-        if passed == len(self.active):
-            # nobody may bid: the first hand plays a hundred anyway (docs/rules-thousand.md)
-            self.bids[first] = None
+        below = [s for s in self.active if totals[s] < floor and not barrel[s]]
+        if len(below) == len(self.active):
+            # every seat is below the floor: the first hand plays as if he alone were not (RULES.md), so he does
+            # not pass: the others do, and he plays a hundred without bidding
+            below.remove(first)
+        for s in below:
+            self.bids[s] = "pass"
+            events.append(Event("auto_pass", s, {"floor": floor, "total": totals[s]}))
         self.turn = first
         if self.bids[first] == "pass":
             self.turn = self._next_bidder(self.turn)
