@@ -11,5 +11,4 @@ import random
 
 def stream(seed: int | str, *names: object) -> random.Random:
     """A ``random.Random`` seeded from the seed and a path of names (stable across runs and platforms)."""
-    key = ":".join(str(p) for p in (seed, *names))
-    return random.Random(key)
+    return random.Random(":".join(map(str, (seed, *names))))

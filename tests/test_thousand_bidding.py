@@ -268,6 +268,26 @@ def test_everybody_below_the_floor_first_hand_plays_100():
     assert s.declarer == 1 and s.bid == 100 and s.phase == "give"
 
 
+@pytest.mark.parametrize(("players", "dealer", "first"), [(2, 0, 1), (3, 2, 0), (4, 1, 2)])
+def test_every_seat_below_the_floor_the_chat_never_shows_the_first_hand_passing(players, dealer, first):
+    from core.thousand import RULES
+    from core.thousand.texts import describe
+
+    s = RULES.new_game(players, {"bidding_floor": -300}, seed=0, first_dealer=dealer, start=False)
+    s.totals = [-400] * players
+    events = s.next_round_in_place(make_deal(players, dealer, {}))
+    others = [seat for seat in s.active if seat != first]
+    assert [(e.type, e.seat) for e in events if e.type in ("auto_pass", "pass", "plays_by_default")] == [
+        *(("auto_pass", seat) for seat in others),
+        ("plays_by_default", first),
+    ]
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    chat = " ".join(describe(e, "en", names) for e in events)
+    assert f"{names[first]} is below" not in chat and f"{names[first]} passes" not in chat
+    assert f"Nobody else may bid: {names[first]} plays 100." in chat
+    assert s.bids[first] == 100 and s.bids.count("pass") == len(others)
+
+
 @pytest.mark.parametrize("floor", [-1000, -300, -200, -100])
 def test_every_bidding_floor_value(floor):
     below, above = floor - 5, floor

@@ -107,7 +107,10 @@ def play_checked(players: int, seed: int, replay_record: bool) -> None:
                         unused = 0
                 assert sum(row["points"]) + unused == 120 + marriages
     if twin is not None:
-        assert twin.to_json() == state.to_json()
+        assert twin.to_json() == state.to_json() and twin.finished
+    # a finished game stays finished when stored and loaded, or copied (``finished`` follows the phase)
+    stored = RULES.from_json(json.loads(json.dumps(state.to_json())))
+    assert stored.finished and state.copy().finished and stored.legal_actions(state.winner) == []
     for seat in range(players):
         assert state.legal_actions(seat) == []
     assert state.winner is not None and state.totals[state.winner] >= 1000

@@ -20,10 +20,7 @@ _PAIRS = tuple(("K" + s, "Q" + s, s, MARRIAGE[s]) for s in SUITS)  # suit order,
 
 
 def card_points(cards: list[str]) -> int:
-    total = 0
-    for c in cards:
-        total += POINTS[c]
-    return total
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def marriages_in(cards: list[str] | set[str]) -> list[str]:

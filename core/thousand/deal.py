@@ -21,6 +21,12 @@ def hand_size(players: int) -> int:
 
 def random_deal(players: int, dealer: int, rng: random.Random) -> dict[str, Any]:
     """Shuffle and deal: hands per seat (the 4p dealer gets none) and the talon(s)."""
+    hands, talons = deal_cards(players, dealer, rng)
+    return {"hands": hands, "talon": talons}
+
+
+def deal_cards(players: int, dealer: int, rng: random.Random) -> tuple[list[list[str]], list[list[str]]]:
+    """``random_deal`` as (hands, talons)."""
     deck = list(DECK)
     if type(rng) is random.Random:  # rng.shuffle(deck) written out: the same draws, the same order
         getrandbits = rng.getrandbits
@@ -31,20 +37,13 @@ def random_deal(players: int, dealer: int, rng: random.Random) -> dict[str, Any]
             deck[i], deck[j] = deck[j], deck[i]
     else:
         rng.shuffle(deck)
-    size = hand_size(players)
-    hands: list[list[str]] = []
-    pos = 0
-    for seat in range(players):
-        if players == 4 and seat == dealer:
-            hands.append([])
-            continue
-        hands.append(deck[pos : pos + size])
-        pos += size
-    talons = []
-    for t in talon_sizes(players):
-        talons.append(deck[pos : pos + t])
-        pos += t
-    return {"hands": hands, "talon": talons}
+    if players == 2:
+        return [deck[0:10], deck[10:20]], [deck[20:22], deck[22:24]]
+    if players == 3:
+        return [deck[0:7], deck[7:14], deck[14:21]], [deck[21:24]]
+    hands = [deck[0:7], deck[7:14], deck[14:21]]
+    hands.insert(dealer, [])  # the 4p dealer sits out with no cards
+    return hands, [deck[21:24]]
 
 
 def check_deal(deal: Any, players: int, dealer: int) -> tuple[list[list[str]], list[list[str]]]:

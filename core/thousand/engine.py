@@ -11,13 +11,14 @@ is taken automatically, as are floor passes and the barrel player's talon at 121
 from __future__ import annotations
 
 from itertools import chain
+from operator import sub
 from typing import Any, Self
 
 from core.base import Action, Event, GameState, IllegalAction, MalformedAction
 from core.rng import stream
 from core.thousand import deal as dealing
 from core.thousand.bidding import bid_values, contract_values, first_bid_above
-from core.thousand.cards import DECK, PARTNER, POINTS, STRENGTH, bid_cap, card_points
+from core.thousand.cards import DECK, PARTNER, POINTS, STRENGTH, bid_cap, card_points, marriage_value
 from core.thousand.options import ThousandOptions
 from core.thousand.play import declared_marriage, playable
 from core.thousand.scoring import RoundOutcome, Standing, settle
@@ -63,6 +64,20 @@ _CONTRACT_STEP = [[Action(s, "contract", value=5 * k) for k in range(201)] for s
 # the actions without a card or value, and the talon choices, by seat
 _SIMPLE = {t: [Action(s, t) for s in range(4)] for t in ("pass", "concede", "redeal")}
 _TAKE_TALON = [[Action(s, "take_talon", index=i) for i in range(2)] for s in range(4)]
+# The record logs each action as its JSON object: for the shared actions above it is built once, found by the
+# ``id`` of the action (the tables live as long as the module, so no other object ever has one of those ids).
+# Logged objects are never changed in place: ``copy`` shares them between states already, and ``record`` and
+# ``to_json`` hand out deep copies.
+_LOG_JSON: dict[int, dict[str, Any]] = {
+    id(a): a.to_json()
+    for a in chain(
+        *(table.values() for table in _PLAY), *(acts for table in _GIVE for acts in table.values()), *_BID_STEP,
+        *_CONTRACT_STEP, *_SIMPLE.values(), *_TAKE_TALON,
+    )
+}  # fmt: skip
+_PLAY_LOG = [{c: _LOG_JSON[id(a)] for c, a in table.items()} for table in _PLAY]
+# A played card is the most frequent event: one shared, read-only ``card_played`` event per seat and card.
+_CARD_PLAYED = [{c: Event("card_played", s, {"card": c}) for c in DECK} for s in range(4)]
 _EXPECTED = {
     "bidding": ("bid", "pass"),
     "talon": ("take_talon",),
@@ -81,6 +96,10 @@ class ThousandEngine(GameState):
     """The rules of one Thousand game as plain data; ``state.ThousandState`` adds seeing and storing."""
 
     game = "thousand"
+    # ``finished`` (the phase is game_over) is a plain attribute here rather than the base class's property,
+    # because random games and search play-outs ask for it at every step: the engine sets it where the phase
+    # becomes game_over, ``copy`` and ``persist.load_state`` from the phase they copy.
+    finished = False
 
     def __init__(self, players: int, options: ThousandOptions, seed: int | str, first_dealer: int) -> None:
         self.players = players
@@ -123,7 +142,7 @@ class ThousandEngine(GameState):
         self.tricks_taken = [0] * n
         self.card_pts = [0] * n
         self.marriages: list[dict[str, Any]] = []
-        self.last_trick: dict[str, Any] | None = None
+        self._last_trick: dict[str, Any] | tuple[list[list[Any]], int] | None = None
         self.played: list[str] = []  # every card played this round, in order
         self.golden = False
         self.round_actions = 0
@@ -156,6 +175,19 @@ class ThousandEngine(GameState):
         return self.bid == 100
 
     @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The trick taken last this round: ``{"cards": [{"seat", "card"}...], "winner"}`` or None."""
+        last = self._last_trick
+        if type(last) is tuple:  # kept as (trick, winner) when the trick closed: built on first use
+            trick, winner = last
+            last = self._last_trick = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        return last
+
+    @last_trick.setter
+    def last_trick(self, value: dict[str, Any] | None) -> None:
+        self._last_trick = value
+
+    @property
     def marriage_points(self) -> list[int]:
         out = [0] * self.players
         for m in self.marriages:
@@ -169,54 +201,52 @@ class ThousandEngine(GameState):
         if self.phase != "round_over":
             raise IllegalAction("the round is still being played", "round_not_over")
         dealer = self.next_dealer
+        n = self.players
         if deal is None:  # a deal of our own making is valid by construction: no need to check it
-            deal = dealing.random_deal(self.players, dealer, stream(self.seed, "deal", self.round_index))
-            hands, talons = deal["hands"], deal["talon"]
+            hands, talons = dealing.deal_cards(n, dealer, stream(self.seed, "deal", self.round_index))
         else:
-            hands, talons = dealing.check_deal(deal, self.players, dealer)
+            hands, talons = dealing.check_deal(deal, n, dealer)
         self._clear_round()
         self.dealer = dealer
         self.round_index += 1
-        self.log.append(
-            {"deal": {"hands": [list(h) for h in hands], "talon": [list(t) for t in talons]}, "actions": []}
-        )
+        self.log.append({"deal": {"hands": list(map(list, hands)), "talon": list(map(list, talons))}, "actions": []})
         self.hands = hands
         self.talons = talons
-        n = self.players
-        self.sitting_out = dealer if n == 4 else None
-        self.active = [s for s in range(n) if s != self.sitting_out]
-        self.golden = self.options.golden_round and self.rounds_scored < 3
+        if n == 4:
+            sitting_out = self.sitting_out = dealer
+            self.active = [s for s in range(4) if s != dealer]
+        else:
+            sitting_out = None  # (as _clear_round left it)
+            self.active = list(range(n))
+        golden = self.golden = self.options.golden_round and self.rounds_scored < 3
         events = [
-            Event(
-                "round_started",
-                None,
-                {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": self.sitting_out,
-                 "golden": self.golden},
-            )
+            Event("round_started", None,
+                  {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": sitting_out, "golden": golden})
         ]  # fmt: skip
         self.phase = "bidding"
         barrel_seat = None
-        for s in self.active:
-            if self.barrel[s]:
-                barrel_seat = s
-                break
-        if barrel_seat is not None and not self.options.bidding_on_barrel:
+        if not self.options.bidding_on_barrel:
+            for s in self.active:
+                if self.barrel[s]:
+                    barrel_seat = s
+                    break
+        if barrel_seat is not None:
             events.append(Event("barrel_takes_talon", barrel_seat, {"value": 121}))
             self.bid = 121
             self.bids[barrel_seat] = 121
             events += self._win_bidding(barrel_seat)
             return events
         floor = self.options.bidding_floor
-        passed = 0
-        for s in self.active:
-            if self.totals[s] < floor and not self.barrel[s]:
-                self.bids[s] = "pass"
-                passed += 1
-                events.append(Event("auto_pass", s, {"floor": floor, "total": self.totals[s]}))
+        totals, barrel = self.totals, self.barrel
         first = (dealer + 1) % n  # the first hand
-        if passed == len(self.active):
-            # nobody may bid: the first hand plays a hundred anyway (docs/rules-thousand.md)
-            self.bids[first] = None
+        below = [s for s in self.active if totals[s] < floor and not barrel[s]]
+        if len(below) == len(self.active):
+            # every seat is below the floor: the first hand plays as if he alone were not (RULES.md), so he does
+            # not pass: the others do, and he plays a hundred without bidding
+            below.remove(first)
+        for s in below:
+            self.bids[s] = "pass"
+            events.append(Event("auto_pass", s, {"floor": floor, "total": totals[s]}))
         self.turn = first
         if self.bids[first] == "pass":
             self.turn = self._next_bidder(self.turn)
@@ -232,15 +262,20 @@ class ThousandEngine(GameState):
             actions = _PLAY[seat]
             hand = self.hands[seat]
             trick = self.trick
-            if trick:
+            if trick:  # (loops rather than comprehensions: cheaper for a handful of cards)
                 led = trick[0][1][1]
-                out = [actions[c] for c in hand if c[1] == led]
+                out = []
+                for c in hand:
+                    if c[1] == led:
+                        out.append(actions[c])
                 if not out:
                     trump = self.trump
                     if trump is not None:
-                        out = [actions[c] for c in hand if c[1] == trump]
+                        for c in hand:
+                            if c[1] == trump:
+                                out.append(actions[c])
                     if not out:
-                        out = [actions[c] for c in hand]
+                        out = list(map(actions.__getitem__, hand))
                 return out  # conceding is only possible before the first lead
             out = list(map(actions.__getitem__, hand))
             if self.tricks_done == 0 and self._may_concede(seat):
@@ -248,10 +283,15 @@ class ThousandEngine(GameState):
             return out
         if self.phase == "bidding" and seat == self.turn and type(seat) is int and not self.options.redeal:
             # the bidding without redeals (the default table): [pass] and the bids
-            bids = self._bid_actions(seat)
-            if self._may_pass(seat):
-                return [_SIMPLE["pass"][seat], *bids]
-            return bids
+            bid = self.bid
+            if self.barrel[seat]:
+                bids = self._bid_actions(seat)
+            else:  # ``_bid_actions`` written out: 100 (or the next multiple of 5) up to 120 + marriages
+                cap = 120 + marriage_value(self.hands[seat], self.options.ace_marriage)
+                bids = _BID_STEP[seat][20 if bid is None else bid // 5 + 1 : cap // 5 + 1]
+            if bid is None and self.bids[seat] is None and seat == (self.dealer + 1) % self.players:
+                return bids  # the first hand opens with at least 100: no pass (``_may_pass``)
+            return [_SIMPLE["pass"][seat], *bids]
         if self.phase == "give" and seat == self.declarer and type(seat) is int and not self.options.redeal:
             # the gives without redeals (the default table): card by card, one give per receiver left
             table = _give_table(seat, self._receivers_left())
@@ -304,11 +344,12 @@ class ThousandEngine(GameState):
 
     def _next_bidder(self, seat: int) -> int:
         n = self.players
-        s = _next(seat, n)
+        active, bids = self.active, self.bids
+        s = seat
         for _ in range(n):
-            if s in self.active and self.bids[s] != "pass":
+            s = (s + 1) % n
+            if bids[s] != "pass" and s in active:
                 return s
-            s = _next(s, n)
         return seat
 
     def _may_pass(self, seat: int) -> bool:
@@ -402,7 +443,7 @@ class ThousandEngine(GameState):
                     else:
                         legal = True
                     if legal:
-                        events = [Event("card_played", seat, {"card": card})]
+                        events = [_CARD_PLAYED[seat][card]]
                         if not trick and self.tricks_done > 0:  # a lead may declare (what ``_declare`` checks)
                             other = PARTNER.get(card)  # type: ignore[arg-type]
                             if (other is not None and other in hand) or (
@@ -421,15 +462,17 @@ class ThousandEngine(GameState):
                             events += self._close_trick()
                         log = self.log
                         if log:
-                            log[-1]["actions"].append({"seat": seat, "type": "play", "card": card})
+                            log[-1]["actions"].append(_PLAY_LOG[seat][card])
                         self.round_actions += 1
                         return events
         events = self._quick(action) if type(action) is Action and type(action[0]) is int else None
         if events is None:
             self._check(action)
             events = self._perform(action)
-        if self.log:
-            self.log[-1]["actions"].append(action.to_json())
+        log = self.log
+        if log:
+            logged = _LOG_JSON.get(id(action))
+            log[-1]["actions"].append(action.to_json() if logged is None else logged)
         self.round_actions += 1
         return events
 
@@ -501,6 +544,11 @@ class ThousandEngine(GameState):
         if value is None:
             raise MalformedAction("bid needs 'value'", "malformed_action")
         on_barrel = self.barrel[seat]
+        if type(value) is int and value <= 120 and value % 5 == 0 and not on_barrel:
+            # every hand may bid up to 120: no need to count its marriages
+            bid = self.bid
+            if value >= (100 if bid is None else (bid // 5 + 1) * 5):  # first_bid_above(bid, False)
+                return
         cap = bid_cap(self.hands[seat], self.options.ace_marriage, on_barrel)
         if type(value) is int:  # a possible bid passes at once (exactly the values of _bid_values)
             if value % 5 == 0:
@@ -565,8 +613,12 @@ class ThousandEngine(GameState):
             if typ != "give":
                 return None
             card, to = a[3], a[4]
-            if card is None or to is None or to == seat or to not in self._receivers_left():
+            # ``to`` is one of ``_receivers_left()``: active, not the declarer, no card given to him yet
+            if card is None or to is None or to == seat or to not in self.active:
                 return None
+            for g in self.gives:
+                if g["to"] == to:
+                    return None
             if card not in self.hands[seat]:
                 return None
             return self._do_give(seat, card, to)
@@ -625,7 +677,8 @@ class ThousandEngine(GameState):
         self.hands[to].append(card)
         self.gives.append({"card": card, "from": seat, "to": to})
         events = [Event("card_given", seat, {"to": to})]
-        if not self._receivers_left():
+        # every receiver has his card (at least as many gives as receivers, and none left)
+        if len(self.gives) >= len(self.active) - 1 and not self._receivers_left():
             self.phase = "contract"
             events.append(Event("contract_asked", seat, {"bid": self.bid}))
         return events
@@ -639,10 +692,15 @@ class ThousandEngine(GameState):
 
     # ---- bidding ------------------------------------------------------------------------------------
     def _check_bidding_end(self) -> list[Event]:
-        left = [s for s in self.active if self.bids[s] != "pass"]
-        if len(left) > 1:
-            return []
-        winner = left[0] if left else self.first_hand
+        bids = self.bids
+        winner = None  # the one seat that has not passed, when only one is left
+        for s in self.active:
+            if bids[s] != "pass":
+                if winner is not None:
+                    return []  # two or more are still bidding
+                winner = s
+        if winner is None:
+            winner = self.first_hand
         events: list[Event] = []
         if self.bid is None or self.bids[winner] is None:
             self.bid = 121 if self.barrel[winner] else 100
@@ -675,7 +733,7 @@ class ThousandEngine(GameState):
     # ---- play ---------------------------------------------------------------------------------------
     def _play(self, seat: int, card: str) -> list[Event]:
         trick = self.trick
-        events = [Event("card_played", seat, {"card": card})]
+        events = [_CARD_PLAYED[seat][card] if type(seat) is int else Event("card_played", seat, {"card": card})]
         if not trick and self.tricks_done > 0 and card[0] in "KQA":
             events += self._declare(seat, card)
         self.hands[seat].remove(card)
@@ -694,15 +752,14 @@ class ThousandEngine(GameState):
         trick = self.trick
         trump = self.trump
         strength = STRENGTH
+        points = POINTS
         # ``trick_winner`` written out, in the one pass that also sums the points and lists the cards
         winner, best = trick[0]
-        pts = POINTS[best]
+        pts = points[best]
         cards = [best]
-        shown = [{"seat": winner, "card": best}]
         for seat, c in trick[1:]:
-            pts += POINTS[c]
+            pts += points[c]
             cards.append(c)
-            shown.append({"seat": seat, "card": c})
             if c[1] == best[1]:
                 if strength[c] > strength[best]:
                     winner, best = seat, c
@@ -710,13 +767,12 @@ class ThousandEngine(GameState):
                 winner, best = seat, c
         self.card_pts[winner] += pts
         self.tricks_taken[winner] += 1
-        self.tricks_done += 1
-        self.last_trick = {"cards": shown, "winner": winner}
+        done = self.tricks_done = self.tricks_done + 1
+        self._last_trick = (trick, winner)  # the ``last_trick`` dict is built when asked for
         self.trick = []
-        self.turn = winner
-        self.leader = winner
-        events = [Event("trick_won", winner, {"points": pts, "cards": cards, "trick": self.tricks_done})]
-        if self.tricks_done == (11 if self.players == 2 else 8):  # tricks_per_round
+        self.turn = self.leader = winner
+        events = [Event("trick_won", winner, {"points": pts, "cards": cards, "trick": done})]
+        if done == (11 if self.players == 2 else 8):  # tricks_per_round
             events += self._end_round(conceded=False)
         return events
 
@@ -750,51 +806,56 @@ class ThousandEngine(GameState):
 
     def _end_round(self, conceded: bool) -> list[Event]:
         n = self.players
-        d = self.declarer
-        assert d is not None and self.bid is not None and self.contract is not None
-        points = [self.card_pts[s] for s in range(n)]
-        if self.players == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
+        d, bid, contract, golden = self.declarer, self.bid, self.contract, self.golden
+        assert d is not None and bid is not None and contract is not None
+        points = list(self.card_pts)
+        if n == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
             unused = self.talons[1 - (self.talon_taken or 0)]
             points[self.last_trick["winner"]] += card_points(unused)
-        mp = self.marriage_points
-        points = [points[s] + mp[s] for s in range(n)]
+        for m in self.marriages:  # + marriage_points
+            points[m["seat"]] += m["points"]
+        # (settle reads the outcome and copies the standing: the round's own lists can be handed over as they are)
         outcome = RoundOutcome(
-            players=n, active=list(self.active), sitting_out=self.sitting_out, declarer=d, bid=self.bid,
-            contract=self.contract, conceded=conceded, points=points, tricks=list(self.tricks_taken),
-            talon=list(self.talons[0]) if self.sitting_out is not None else [], golden=self.golden,
+            n, self.active, self.sitting_out, d, bid, contract, conceded, points, self.tricks_taken,
+            list(self.talons[0]) if self.sitting_out is not None else [], golden,
         )  # fmt: skip
-        before = Standing(self.totals, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels)
+        old = self.totals
+        options = self.options
         s = settle(
-            outcome, before, concede_penalty=self.options.concede_penalty, bolts_in_a_row=self.options.bolts_in_a_row,
-            missed_barrels_reset=self.options.missed_barrels_reset, dump_truck=self.options.dump_truck,
+            outcome, Standing(old, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels),
+            concede_penalty=options.concede_penalty, bolts_in_a_row=options.bolts_in_a_row,
+            missed_barrels_reset=options.missed_barrels_reset, dump_truck=options.dump_truck,
         )  # fmt: skip
-        old = list(self.totals)
         st = s.standing
-        self.totals, self.bolts, self.barrel = st.totals, st.bolts, st.barrel
+        totals = self.totals = st.totals
+        self.bolts, self.barrel = st.bolts, st.barrel
         self.barrel_attempts, self.missed_barrels = st.barrel_attempts, st.missed_barrels
-        scores = [self.totals[i] - old[i] for i in range(n)]
-        row = {
-            "round": len(self.history) + 1, "scores": scores, "totals": list(self.totals), "redeal": False,
-            "declarer": d, "bid": self.bid, "contract": self.contract, "made": s.made, "conceded": conceded,
-            "golden": self.golden, "points": points, "results": s.results, "stand_still": s.stand_still,
-            "notes": s.notes,
-        }  # fmt: skip
-        self.history.append(row)
+        scores = list(map(sub, totals, old))
+        number = len(self.history) + 1
+        row_totals = list(totals)
+        made, stand_still, notes = s.made, s.stand_still, s.notes
+        self.history.append({
+            "round": number, "scores": scores, "totals": row_totals, "redeal": False, "declarer": d, "bid": bid,
+            "contract": contract, "made": made, "conceded": conceded, "golden": golden, "points": points,
+            "results": s.results, "stand_still": stand_still, "notes": notes,
+        })  # fmt: skip
         self.rounds_scored += 1
-        self.next_dealer = _next(self.dealer, n)
+        self.next_dealer = (self.dealer + 1) % n
         self.turn = None
-        data = {
-            "round": row["round"], "scores": scores, "totals": row["totals"], "contract": self.contract,
-            "made": s.made, "conceded": conceded, "golden": self.golden, "points": points,
-            "stand_still": s.stand_still,
-        }  # fmt: skip
-        events = [Event("round_scored", d, data)]
-        events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
-                   for nt in s.notes]  # fmt: skip
+        events = [
+            Event("round_scored", d, {
+                "round": number, "scores": scores, "totals": row_totals, "contract": contract, "made": made,
+                "conceded": conceded, "golden": golden, "points": points, "stand_still": stand_still,
+            })
+        ]  # fmt: skip
+        if notes:
+            events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
+                       for nt in notes]  # fmt: skip
         if s.winner is not None:
             self.winner_seat = s.winner
             self.phase = "game_over"
-            events.append(Event("game_won", s.winner, {"total": self.totals[s.winner]}))
+            self.finished = True
+            events.append(Event("game_won", s.winner, {"total": totals[s.winner]}))
         else:
             self.phase = "round_over"
         return events
@@ -809,6 +870,7 @@ class ThousandEngine(GameState):
             if name not in ("log", "history"):
                 setattr(new, name, plain_copy(getattr(self, name)))
         # finished rounds and score-sheet rows are never changed once written: share them
+        new.finished = new.phase == "game_over"
         new.history = list(self.history)
         new.log = list(self.log)
         if new.log:

@@ -60,6 +60,7 @@ def load_state(cls: type[E], data: Any) -> E:
     state.options = options
     for name in GAME_FIELDS + ROUND_FIELDS:
         setattr(state, name, plain_copy(data[name]))
+    state.finished = state.phase == "game_over"
     _check_cards(state)
     return state
 

@@ -94,7 +94,8 @@ def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in
     if o.sitting_out is not None:
         talon_value = round_defender(card_points(o.talon)) + sum(MARRIAGE[s] for s in marriages_in(o.talon))
         res[o.sitting_out] = talon_value
-    for s in range(n):
+    anyone_on_barrel = True in on_barrel
+    for s in range(n) if anyone_on_barrel else ():
         if on_barrel[s]:
             if s == d and not o.conceded:
                 if not made and o.contract == 121:
@@ -131,7 +132,7 @@ def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in
 
     # 3. the barrel -------------------------------------------------------------------------------------
     winner = None
-    for s in range(n):
+    for s in range(n) if anyone_on_barrel else ():
         if not on_barrel[s] or s == o.sitting_out:
             continue  # a 4p round he deals is no attempt
         if s == d and not o.conceded and made:
