@@ -122,3 +122,14 @@ def test_selfplay_in_process_for_thousand_and_bad_arguments(capsys):
         selfplay_main(["--game", "thousand", "--players", "3", "--seats", "normal,random"])
     with pytest.raises(SystemExit):
         selfplay_main(["--game", "deberts", "--players", "2", "--seats", "normal,genius"])
+
+
+def test_selfplay_seats_the_frozen_baseline_and_counts_the_deals_nobody_bid_on(capsys):
+    selfplay_main(["--game", "thousand", "--players", "3", "--seats", "normal,bench.baseline,bench.baseline",
+                   "--games", "2", "--seed", "3"])  # fmt: skip
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [s["level"] for s in summary["seats"]] == ["normal", "bench.baseline", "bench.baseline"]
+    assert sum(s["wins"] for s in summary["seats"]) == 2
+    assert set(summary["decision_ms"]) == {"normal", "bench.baseline"}
+    assert summary["deals"] == summary["rounds"]  # no redeals at a default table: every round has a declarer
+    assert 0 < summary["no_bid"] < summary["deals"]

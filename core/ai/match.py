@@ -2,17 +2,21 @@
 
 ``play_one`` plays one game: every seat decides from its own view and the public events only. Game ``i``
 of a series uses the seed ``seed * 1_000_003 + i`` and ``first_dealer = i % players``, so the deal and the
-first dealer rotate fairly across the seats.
+first dealer rotate fairly across the seats. A seat is a level (``core.ai.LEVELS``) or the dotted name of a
+module whose ``player(game, seed=..., budget=...)`` returns an object with ``decide(view, history)`` (the
+frozen baseline ``bench.baseline``): ``seat_player`` imports it when the game starts, so ``core`` never
+imports ``bench`` by itself.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from core import games
-from core.ai.player import player
+from core.ai.player import LEVELS, player
 from core.ai.search import DEFAULT, Budget
 from core.base import Event, GameState
 
@@ -31,6 +35,8 @@ class Tally:
     kozel: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    deals: int = 0  # Thousand: rounds whose bidding ended (redeals not counted)
+    no_bid: int = 0  # Thousand: of those, rounds where nobody bid and the first hand played 100
 
     def __post_init__(self) -> None:
         n = self.players
@@ -73,6 +79,7 @@ class Tally:
             "rounds": self.rounds,
             "seats": seats,
             "decision_ms": {lv: timing(ts) for lv, ts in self.times.items()},
+            **({"deals": self.deals, "no_bid": self.no_bid} if self.game == "thousand" else {}),
         }
 
 
@@ -82,6 +89,13 @@ def timing(ms: list[float]) -> dict[str, float]:
     ordered = sorted(ms)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return {"mean": round(sum(ms) / len(ms), 3), "p95": round(p95, 3)}
+
+
+def seat_player(game: str, spec: str, seed: int | str, budget: Budget = DEFAULT) -> Any:
+    """The computer seat a seat spec names: a level, or a module (dotted name) with a ``player`` function."""
+    if spec in LEVELS:
+        return player(game, spec, seed=seed, budget=budget)
+    return importlib.import_module(spec).player(game, seed=seed, budget=budget)
 
 
 def play_one(
@@ -98,7 +112,7 @@ def play_one(
     rules = games.get(game)
     n = len(levels)
     game_seed = seed * 1_000_003 + index
-    seats = [player(game, lv, seed=f"{game_seed}:{s}", budget=budget) for s, lv in enumerate(levels)]
+    seats = [seat_player(game, lv, f"{game_seed}:{s}", budget) for s, lv in enumerate(levels)]
     state = rules.new_game(n, options, seed=game_seed, first_dealer=index % n, start=False)
     history: list[Event] = []
     rounds = 0
@@ -117,7 +131,13 @@ def play_one(
         elapsed = (time.perf_counter() - start) * 1000
         if tally is not None:
             tally.times[levels[seat]].append(elapsed)
-        history.extend(state.apply_in_place(action))
+        events = state.apply_in_place(action)
+        history.extend(events)
+        if tally is not None and game == "thousand":
+            for ev in events:
+                if ev.type == "bidding_won":
+                    tally.deals += 1
+                    tally.no_bid += bool(ev.data.get("on_hundred"))
     if tally is not None:
         tally.add(state, rounds)
     return state
