@@ -1,15 +1,18 @@
 """Complete games between computer players, with the figures ``python -m core.selfplay`` reports.
 
-``play_one`` plays one game: every seat decides from its own view and the public events only. Game ``i``
-of a series uses the seed ``seed * 1_000_003 + i`` and ``first_dealer = i % players``, so the deal and the
-first dealer rotate fairly across the seats. A seat is a level (``core.ai.LEVELS``) or the dotted name of a
-module whose ``player(game, seed=..., budget=...)`` returns an object with ``decide(view, history)`` (the
-frozen baseline ``bench.baseline``): ``seat_player`` imports it when the game starts, so ``core`` never
-imports ``bench`` by itself.
+``play_one`` plays one game: every seat decides from its own view and the public events only. Game ``i`` of a
+series uses the seed ``seed * 1_000_003 + i`` and ``first_dealer = i % players``, so the deal and the first
+dealer rotate fairly across the seats. The computer seats get seeds of their own, independent of the deal's
+seed (``computer_seeds``: a keyed hash of the series' ``ai_seed``, the game number and the seat), so nothing
+about a deal can be read from, or is correlated with, a computer's choices. A seat is a level
+(``core.ai.LEVELS``) or the dotted name of a module whose ``player(game, seed=..., budget=...)`` returns an
+object with ``decide(view, history)`` (the frozen baseline ``bench.baseline``): ``seat_player`` imports it
+when the game starts, so ``core`` never imports ``bench`` by itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import time
 from dataclasses import dataclass, field
@@ -91,6 +94,18 @@ def timing(ms: list[float]) -> dict[str, float]:
     return {"mean": round(sum(ms) / len(ms), 3), "p95": round(p95, 3)}
 
 
+def computer_seeds(ai_seed: int | str, index: int, players: int) -> list[str]:
+    """The seeds of the computer seats of game ``index``: BLAKE2b keyed by the ``ai_seed`` under its own name.
+
+    They depend on ``ai_seed``, the game number and the seat only, never on the deal's seed (the bot seeds
+    its computer seats the same way from a key of its own, ``bot.play.ai_seed``).
+    """
+    key = hashlib.blake2b(f"computer-seats:{ai_seed}".encode(), digest_size=32).digest()
+    return [
+        hashlib.blake2b(f"game:{index}:seat:{s}".encode(), key=key, digest_size=8).hexdigest() for s in range(players)
+    ]
+
+
 def seat_player(game: str, spec: str, seed: int | str, budget: Budget = DEFAULT) -> Any:
     """The computer seat a seat spec names: a level, or a module (dotted name) with a ``player`` function."""
     if spec in LEVELS:
@@ -107,12 +122,17 @@ def play_one(
     tally: Tally | None = None,
     max_rounds: int = MAX_ROUNDS,
     budget: Budget = DEFAULT,
+    ai_seed: int | str = 0,
 ) -> GameState:
-    """Play game number ``index`` of a series to its end (or ``max_rounds``) and return the final state."""
+    """Play game number ``index`` of a series to its end (or ``max_rounds``) and return the final state.
+
+    The deal comes from ``seed`` and ``index``; the computer seats' seeds from ``ai_seed`` and ``index``.
+    """
     rules = games.get(game)
     n = len(levels)
     game_seed = seed * 1_000_003 + index
-    seats = [seat_player(game, lv, f"{game_seed}:{s}", budget) for s, lv in enumerate(levels)]
+    seeds = computer_seeds(ai_seed, index, n)
+    seats = [seat_player(game, lv, seeds[s], budget) for s, lv in enumerate(levels)]
     state = rules.new_game(n, options, seed=game_seed, first_dealer=index % n, start=False)
     history: list[Event] = []
     rounds = 0
