@@ -175,3 +175,22 @@ def test_complete_games_between_computer_players_finish():
     assert state.finished
     state = play_one("thousand", ["easy", "normal", "easy", "normal"], 2, 3)
     assert state.finished
+
+
+def test_self_play_shortcut_decides_exactly_as_the_view():
+    """``decide_in_game`` (self-play, no view built) and ``decide(view, history)`` agree at every decision."""
+    for players, levels in ((2, ["normal", "easy"]), (3, ["normal", "easy", "normal"]), (4, ["easy", "normal"] * 2)):
+        state = RULES.new_game(players, {"redeal": True}, seed=players, start=False)
+        seats = [player("thousand", lv, seed=f"s{s}") for s, lv in enumerate(levels)]
+        history: list = []
+        decisions = 0
+        while not state.finished and len(state.history) < 12:
+            if state.phase == "round_over":
+                history = list(state.next_round_in_place())
+                continue
+            seat = state.to_act
+            action = seats[seat].decide_in_game(state, history)
+            assert action == seats[seat].decide(state.view(seat), history)
+            decisions += 1
+            history.extend(state.apply_in_place(action))
+        assert decisions > 200

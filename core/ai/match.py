@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core import games
-from core.ai.player import LEVELS, player
+from core.ai.player import LEVELS, ComputerPlayer, player
 from core.ai.search import DEFAULT, Budget
 from core.base import Event, GameState
 
@@ -145,9 +145,12 @@ def play_one(
             continue
         seat = state.to_act
         assert seat is not None
-        view = state.view(seat)
         start = time.perf_counter()
-        action = seats[seat].decide(view, history)
+        computer = seats[seat]
+        if isinstance(computer, ComputerPlayer):
+            action = computer.decide_in_game(state, history)  # = decide(state.view(seat), history)
+        else:
+            action = computer.decide(state.view(seat), history)
         elapsed = (time.perf_counter() - start) * 1000
         if tally is not None:
             tally.times[levels[seat]].append(elapsed)
