@@ -45,6 +45,7 @@ class ComputerPlayer:
         self.level = level
         self.seed = seed
         self.budget = budget
+        self._reading: tuple | None = None  # decide_in_game: (history list, its reader, last event read)
         if level != "random":
             self._memory = _role(game, "memory")
             self._table = _role(game, "table")
@@ -101,11 +102,36 @@ class ComputerPlayer:
             return self.decide(state.view(seat), history) if not legal else legal[0]
         events = len(history)
         rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
-        memory = self._memory.read_round(history, state.players)
-        action = self._policy.decide(self._table.from_state(state, seat, memory, legal), rng)
+        action = self._policy.decide(
+            self._table.from_state(state, seat, self._read(history, state.players), legal), rng
+        )
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
+
+    def _read(self, history: Sequence[Event], players: int) -> Any:
+        """``memory.read_round(history, players)``, read on from where the last decision stopped.
+
+        A cache that cannot change a decision: it goes on only while ``history`` is the same list as last
+        time and has only grown (self-play appends each action's events; a new round gets a new list).
+        """
+        cached = self._reading
+        if cached is not None and cached[0] is history:
+            reader = cached[1]
+            fed = reader.fed
+            if len(history) >= fed and (fed == 0 or history[fed - 1] is cached[2]):
+                reader.feed(history, fed)
+                self._reading = (history, reader, history[-1] if history else None)
+                return reader.memory()
+        reader = self._memory.RoundReader(players)
+        start = 0
+        for i in range(len(history) - 1, -1, -1):
+            if history[i].type == "round_started":
+                start = i
+                break
+        reader.feed(history, start)
+        self._reading = (history, reader, history[-1] if history else None)
+        return reader.memory()
 
 
 # (game, level) whose policy reads ``table.from_state`` exactly as ``table.from_view`` (``decide_in_game``)

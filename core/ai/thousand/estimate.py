@@ -29,37 +29,46 @@ MODELS: dict[tuple[str, int], tuple[tuple[float, ...], float, float]] = {
 }
 
 
+_ACES = frozenset("A" + s for s in SUITS)
+
+
+def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
+    """One suit's share of ``features``: they are sums over the suits."""
+    if not ranks:
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    marriage = half = 0.0
+    if "K" in ranks and "Q" in ranks:
+        marriage = float(MARRIAGE[suit])
+    elif "K" in ranks or "Q" in ranks:
+        half = float(MARRIAGE[suit])
+    run = 0
+    top = 0
+    for r in _HIGH:
+        if r not in ranks:
+            break
+        run += 1
+        top += POINTS[r + suit]
+    total = sum(POINTS[r + suit] for r in ranks)
+    return (marriage, half, float(top), float(run), float(total - top), float(max(0, len(ranks) - 3)), 0.0)
+
+
+# card -> (suit index, bit); per suit index the share of every set of its ranks (a 6-bit mask)
+_BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_HIGH)}
+_SHARES = [
+    [_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS
+]
+
+
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
-    by_suit: dict[str, set[str]] = {s: set() for s in SUITS}
+    masks = [0, 0, 0, 0]
     for c in hand:
-        by_suit[c[1]].add(c[0])
-    marriages = 0.0
-    half = 0.0
-    top_points = 0.0
-    top_cards = 0.0
-    long_cards = 0.0
-    voids = 0.0
-    for s in SUITS:
-        ranks = by_suit[s]
-        if not ranks:
-            voids += 1
-            continue
-        if "K" in ranks and "Q" in ranks:
-            marriages += MARRIAGE[s]
-        elif "K" in ranks or "Q" in ranks:
-            half += MARRIAGE[s]
-        run = 0
-        for r in _HIGH:
-            if r not in ranks:
-                break
-            run += 1
-            top_points += POINTS[r + s]
-        top_cards += run
-        long_cards += max(0, len(ranks) - 3)
-    if ace_marriage and all("A" in by_suit[s] for s in SUITS):
-        marriages += 200
-    total = sum(POINTS[c] for c in hand)
-    return (marriages, half, top_points, top_cards, total - top_points, long_cards, voids)
+        i, bit = _BIT[c]
+        masks[i] |= bit
+    a, b, c, d = (_SHARES[i][m] for i, m in enumerate(masks))
+    out = tuple(w + x + y + z for w, x, y, z in zip(a, b, c, d))
+    if ace_marriage and _ACES.issubset(hand):
+        return (out[0] + 200, *out[1:])
+    return out
 
 
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
