@@ -54,9 +54,7 @@ def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
 
 # card -> (suit index, bit); per suit index the share of every set of its ranks (a 6-bit mask)
 _BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_HIGH)}
-_SHARES = [
-    [_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS
-]
+_SHARES = [[_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS]
 
 
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
@@ -74,8 +72,10 @@ def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's round points for this hand (``stage`` "bid" or "final")."""
     coef, intercept, spread = MODELS[(stage, 2 if players == 2 else 3)]
-    f = features(hand, ace_marriage)
-    return intercept + sum(a * x for a, x in zip(coef, f)), spread
+    a0, a1, a2, a3, a4, a5, a6 = coef
+    x0, x1, x2, x3, x4, x5, x6 = features(hand, ace_marriage)
+    # the terms summed left to right as sum() would, written out because it runs for every give considered
+    return intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6), spread
 
 
 def chance(mean: float, spread: float, contract: int) -> float:
