@@ -29,9 +29,6 @@ MODELS: dict[tuple[str, int], tuple[tuple[float, ...], float, float]] = {
 }
 
 
-_ACES = frozenset("A" + s for s in SUITS)
-
-
 def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
     """One suit's share of ``features``: they are sums over the suits."""
     if not ranks:
@@ -57,23 +54,54 @@ _BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_H
 _SHARES = [[_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS]
 
 
-def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
+def masks_of(hand: list[str]) -> list[int]:
+    """The hand as four 6-bit masks of ranks, one per suit (what ``features_of`` reads)."""
     masks = [0, 0, 0, 0]
     for c in hand:
         i, bit = _BIT[c]
         masks[i] |= bit
-    a, b, c, d = (_SHARES[i][m] for i, m in enumerate(masks))
-    out = tuple(w + x + y + z for w, x, y, z in zip(a, b, c, d))
-    if ace_marriage and _ACES.issubset(hand):
+    return masks
+
+
+def without(masks: list[int], cards: tuple[str, ...]) -> list[int]:
+    """The masks of the hand less ``cards`` (cards it holds)."""
+    out = list(masks)
+    for c in cards:
+        i, bit = _BIT[c]
+        out[i] &= ~bit
+    return out
+
+
+def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
+    return features_of(masks_of(hand), ace_marriage)
+
+
+def features_of(masks: list[int], ace_marriage: bool = False) -> tuple[float, ...]:
+    a, b, c, d = _SHARES[0][masks[0]], _SHARES[1][masks[1]], _SHARES[2][masks[2]], _SHARES[3][masks[3]]
+    out = (
+        a[0] + b[0] + c[0] + d[0],
+        a[1] + b[1] + c[1] + d[1],
+        a[2] + b[2] + c[2] + d[2],
+        a[3] + b[3] + c[3] + d[3],
+        a[4] + b[4] + c[4] + d[4],
+        a[5] + b[5] + c[5] + d[5],
+        a[6] + b[6] + c[6] + d[6],
+    )
+    if ace_marriage and masks[0] & masks[1] & masks[2] & masks[3] & 1:  # the ace is each suit's bit 0
         return (out[0] + 200, *out[1:])
     return out
 
 
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's round points for this hand (``stage`` "bid" or "final")."""
+    return expected_of(masks_of(hand), stage, players, ace_marriage)
+
+
+def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
+    """``expected`` of the hand given by its ``masks_of``."""
     coef, intercept, spread = MODELS[(stage, 2 if players == 2 else 3)]
     a0, a1, a2, a3, a4, a5, a6 = coef
-    x0, x1, x2, x3, x4, x5, x6 = features(hand, ace_marriage)
+    x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
     # the terms summed left to right as sum() would, written out because it runs for every give considered
     return intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6), spread
 

@@ -15,7 +15,7 @@ import random
 from itertools import combinations
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected
+from core.ai.thousand.estimate import chance, expected, expected_of, masks_of, without
 from core.ai.thousand.table import Table
 from core.base import Action
 from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
@@ -131,9 +131,10 @@ def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     keep = {r + s for s in marriages_in(hand) for r in "KQ"}
     pool = sorted(hand, key=lambda c: (c in keep, POINTS[c], STRENGTH[c], c))[:7]
     scored = []
+    masks = masks_of(hand)
+    players, ace_marriage = t.players, t.options.ace_marriage
     for combo in combinations(sorted(pool), count):
-        rest = [c for c in hand if c not in combo]
-        mean, _ = expected(rest, "final", t.players, t.options.ace_marriage)
+        mean, _ = expected_of(without(masks, combo), "final", players, ace_marriage)
         scored.append((mean - sum(give_penalty(c, unseen) for c in combo), combo))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
@@ -158,7 +159,8 @@ def contract(t: Table, by_type: dict[str, list[Action]]) -> Action:
     values = by_type["contract"]
     mean, spread = expected(t.hand, "final", t.players, t.options.ace_marriage)
     best = max(values, key=lambda a: (worth(t, a.value, mean, spread), -a.value))  # type: ignore[arg-type]
-    if "concede" in by_type and concede_is_better(t, mean, spread, worth(t, best.value, mean, spread)):  # type: ignore[arg-type]
+    play_worth = worth(t, best.value, mean, spread) - (BOLT_RISK if t.bolts[t.seat] == 2 else 0)  # type: ignore[arg-type]
+    if "concede" in by_type and concede_is_better(t, mean, spread, play_worth):  # conceding brings no bolt either
         return by_type["concede"][0]
     return best
 
