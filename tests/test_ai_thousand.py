@@ -207,11 +207,13 @@ def _bid_after_opening(hand: list[str], opening: int = 100, **standing: list) ->
 def test_normal_bids_on_the_hand_and_the_score_situation():
     assert _bid_after_opening(["AH", "TH", "KH", "QH", "AS", "9D", "JC"]) == "bid"  # the hearts marriage
     assert _bid_after_opening(["AS", "TS", "9H", "JH", "9D", "JC", "QC"]) == "pass"
-    middling = ["9D", "AD", "AS", "JH", "KS", "QS", "TH"]
+    middling = ["9H", "9S", "AS", "JS", "KC", "KD", "QC"]
     assert _bid_after_opening(middling) == "pass"
     assert _bid_after_opening(middling, totals=[0, 0, 790]) == "bid"  # making it climbs on the barrel
+    good = ["9D", "JD", "KC", "KH", "QH", "TD", "TH"]
+    assert _bid_after_opening(good, opening=120) == "pass"  # 125 is too much for it...
     on_barrel = {"totals": [0, 880, 0], "barrel": [False, True, False]}
-    assert _bid_after_opening(middling, opening=121, **on_barrel) == "bid"  # stop him playing for the game
+    assert _bid_after_opening(good, opening=121, **on_barrel) == "bid"  # ...but not to stop a game-winning 121
 
 
 def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None):
