@@ -64,6 +64,14 @@ class Tally:
             elif state.finished and state.winner == s:
                 self.wins[s] += 1
 
+    def note_round(self, events: list[Event]) -> None:
+        """Count a finished round's deal from its events (Thousand: who won the bidding, and how)."""
+        if self.game == "thousand":
+            for ev in events:
+                if ev.type == "bidding_won":
+                    self.deals += 1
+                    self.no_bid += bool(ev.data.get("on_hundred"))
+
     def summary(self) -> dict[str, Any]:
         seats = []
         for s, level in enumerate(self.levels):
@@ -138,7 +146,10 @@ def play_one(
     rounds = 0
     while not state.finished:
         if state.phase == "round_over":
+            if tally is not None:
+                tally.note_round(history)
             if rounds >= max_rounds:
+                history = []
                 break
             history = list(state.next_round_in_place())  # each seat needs the events since the round began
             rounds += 1
@@ -154,13 +165,8 @@ def play_one(
         elapsed = (time.perf_counter() - start) * 1000
         if tally is not None:
             tally.times[levels[seat]].append(elapsed)
-        events = state.apply_in_place(action)
-        history.extend(events)
-        if tally is not None and game == "thousand":
-            for ev in events:
-                if ev.type == "bidding_won":
-                    tally.deals += 1
-                    tally.no_bid += bool(ev.data.get("on_hundred"))
+        history.extend(state.apply_in_place(action))
     if tally is not None:
+        tally.note_round(history)
         tally.add(state, rounds)
     return state

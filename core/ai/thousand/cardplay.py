@@ -14,7 +14,7 @@ from core.ai.thousand.table import Table
 from core.cards import SUITS
 from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, marriages_in
 
-_DECK = frozenset(DECK)
+_SUIT_CARDS = {s: [(c, STRENGTH[c]) for c in DECK if c[1] == s] for s in SUITS}  # per suit: (card, strength)
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -46,12 +46,9 @@ class Reading:
     __slots__ = ("out", "mcards", "msuits", "highest")
 
     def __init__(self, t: Table) -> None:
-        out: dict[str, list[int]] = {s: [] for s in SUITS}
         hand = t.hand
         gone = t.memory.played.union(hand)
-        for c in _DECK:
-            if c not in gone:
-                out[c[1]].append(STRENGTH[c])
+        out = {s: [st for c, st in cards if c not in gone] for s, cards in _SUIT_CARDS.items()}
         self.out = out
         self.highest = {s: max(v, default=-1) for s, v in out.items()}  # the strongest card still out per suit
         self.msuits = marriages_in(hand)
