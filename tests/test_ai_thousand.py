@@ -216,10 +216,11 @@ def test_normal_bids_on_the_hand_and_the_score_situation():
     assert _bid_after_opening(good, opening=121, **on_barrel) == "bid"  # ...but not to stop a game-winning 121
 
 
-def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None):
-    """Seat 1 (first hand) plays 100 with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""
-    state = new_state(3, make_deal(3, 0, {1: hand}, talon=talon), 0, options)
-    act(state, 1, "bid", value=100)
+def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None,
+                       bid: int = 100, **standing: list):  # fmt: skip
+    """Seat 1 (first hand) plays ``bid`` with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""
+    state = new_state(3, make_deal(3, 0, {1: hand}, talon=talon), 0, options, **standing)
+    act(state, 1, "bid", value=bid)
     act(state, 2, "pass")
     act(state, 0, "pass")
     act(state, 1, "give", card=gives[0], to=2)
@@ -238,6 +239,14 @@ def test_normal_declarer_raises_a_strong_contract_and_concedes_a_hopeless_one():
         ["9S", "9C", "9D", "9H", "JS", "JC", "JD"], ["JH", "QS", "KC"], ["QS", "KC"], {"may_concede": False}
     )
     assert player("thousand", "normal", seed=1).decide(no_concede, []) == Action(1, "contract", value=100)
+
+
+def test_normal_declarer_on_the_barrel_plays_121_however_strong():
+    on_barrel = {"totals": [0, 880, 0], "barrel": [False, True, False]}
+    strong = _contract_position(
+        ["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"], bid=121, **on_barrel
+    )
+    assert player("thousand", "normal", seed=1).decide(strong, []) == Action(1, "contract", value=121)
 
 
 def test_easy_declarer_concedes_and_raises_by_a_rough_count_sometimes_wrongly():

@@ -157,6 +157,8 @@ def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
 
 def contract(t: Table, by_type: dict[str, list[Action]]) -> Action:
     values = by_type["contract"]
+    if t.barrel[t.seat] and values[0].value == 121:
+        return values[0]  # any made contract wins the game: 121 is the surest, and the others stand still
     mean, spread = expected(t.hand, "final", t.players, t.options.ace_marriage)
     best = max(values, key=lambda a: (worth(t, a.value, mean, spread), -a.value))  # type: ignore[arg-type]
     play_worth = worth(t, best.value, mean, spread) - (BOLT_RISK if t.bolts[t.seat] == 2 else 0)  # type: ignore[arg-type]
