@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -166,3 +167,12 @@ def test_close_choices_follow_the_computer_seed():
     picks = {player("thousand", "normal", seed=computer_seeds(ai, 0, 2)[seat]).decide(state.view(seat), [])
              for ai in range(12)}  # fmt: skip
     assert {a.index for a in picks} == {0, 1}
+
+
+def test_a_computer_player_can_think_in_another_process():
+    state = THOUSAND.new_game(3, {}, seed=4)
+    seat = state.to_act
+    for level in LEVELS:
+        bot = player("thousand", level, seed=3, budget=Budget(steps=1, min_worlds=1, max_worlds=1))
+        copy = pickle.loads(pickle.dumps(bot))  # the bot sends a strong player's decide to a process pool
+        assert copy.decide(state.view(seat), []) == bot.decide(state.view(seat), [])

@@ -250,9 +250,8 @@ def test_normal_declarer_on_the_barrel_plays_121_however_strong():
 
 
 def test_easy_declarer_concedes_and_raises_by_a_rough_count_sometimes_wrongly():
-    poor = _contract_position(["AS", "TS", "9C", "9D", "9H", "JC", "JD"], ["QH", "JS", "JH"], ["JS", "JH"])
+    poor = _contract_position(["AS", "TS", "AC", "9D", "9H", "JC", "JD"], ["QH", "JS", "JH"], ["JS", "JH"])
     choices = [player("thousand", "easy", seed=s).decide(poor, []).type for s in range(40)]
-    assert 20 < choices.count("concede") < 40  # mostly, not always
+    assert 20 < choices.count("concede") < 40  # mostly, not always: 39 card points and no marriage
     strong = _contract_position(["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"])
-    values = {player("thousand", "easy", seed=s).decide(strong, []).value for s in range(20)}
-    assert min(values) > 100 and len(values) > 1  # type: ignore[operator]
+    assert {player("thousand", "easy", seed=s).decide(strong, []).value for s in range(20)} == {130}

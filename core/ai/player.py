@@ -51,6 +51,13 @@ class ComputerPlayer:
             self._table = _role(game, "table")
             self._policy = _role(game, level)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to think in another process) without its looked-up modules and its reading cache."""
+        return {"game": self.game, "level": self.level, "seed": self.seed, "budget": self.budget}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
     def decide(self, view: dict[str, Any], history: Sequence[Event]) -> Action:
         """The action this seat takes now, chosen from ``view["legal"]``.
 

@@ -1,9 +1,9 @@
 """The easy Thousand policy: a casual player's simple rules with randomness.
 
 It bids on card points plus marriages with a noisy guess of the talon (a little more to stop a rival on the
-barrel), gives its cheapest cards, names a contract from a noisy count of its final hand (raising the bid
-when the count is well above it, conceding where allowed when the count is well below it -- sometimes
-wrongly, as the count is rough), declares a marriage when it sees one, and otherwise plays a high card or a
+barrel), gives its cheapest cards, names a contract from a noisy count of its final hand (raising the bid by
+up to 30 when the count is well above it, conceding where allowed when the count is well below it --
+sometimes wrongly, as the count is rough), declares a marriage when it sees one, and otherwise plays a high card or a
 random one on lead and wins tricks cheaply when it can. It remembers nothing but the current trick.
 """
 
@@ -45,12 +45,13 @@ def decide(t: Table, rng: random.Random) -> Action:
 def _contract(t: Table, by_type: dict[str, list[Action]], rng: random.Random) -> Action:
     """A rough count of the final hand: its card points, its marriages and what the tricks may bring."""
     hand = t.hand
-    count = card_points(hand) + sum(MARRIAGE[s] for s in marriages_in(hand)) + 30 + rng.randint(-20, 20)
+    count = card_points(hand) + sum(MARRIAGE[s] for s in marriages_in(hand)) + 20 + rng.randint(-20, 20)
     values = by_type["contract"]
     bid: int = values[0].value  # type: ignore[assignment]
     if "concede" in by_type and count < bid - 30:
         return by_type["concede"][0]
-    fits = [a for a in values if a.value <= count - 15]  # type: ignore[operator]
+    # it raises only by what the count leaves over the bid beyond a margin, at most 30
+    fits = [a for a in values if a.value <= min(count - 30, bid + 30)]  # type: ignore[operator]
     return fits[-1] if fits else values[0]
 
 
