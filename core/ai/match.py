@@ -156,12 +156,14 @@ def play_one(
             continue
         seat = state.to_act
         assert seat is not None
-        start = time.perf_counter()
         computer = seats[seat]
-        if isinstance(computer, ComputerPlayer):
+        from_state = isinstance(computer, ComputerPlayer) and computer.reads_state
+        view = None if from_state else state.view(seat)  # built outside the decision's time, as a bot does
+        start = time.perf_counter()
+        if from_state:
             action = computer.decide_in_game(state, history)  # = decide(state.view(seat), history)
         else:
-            action = computer.decide(state.view(seat), history)
+            action = computer.decide(view, history)
         elapsed = (time.perf_counter() - start) * 1000
         if tally is not None:
             tally.times[levels[seat]].append(elapsed)

@@ -92,6 +92,11 @@ class ComputerPlayer:
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
 
+    @property
+    def reads_state(self) -> bool:
+        """Does ``decide_in_game`` decide without building the view (Thousand easy and normal)?"""
+        return (self.game, self.level) in _FROM_STATE
+
     def decide_in_game(self, state: GameState, history: Sequence[Event]) -> Action:
         """Self-play: exactly ``decide(state.view(state.to_act), history)``, faster where a policy allows.
 
