@@ -1,10 +1,15 @@
 """``python -m core.selfplay``: complete games between computer players, with wins, totals and timings.
 
 Example: ``python -m core.selfplay --game thousand --players 3 --seats strong,normal,easy --games 200
---seed 1``. Seats are levels (``random``, ``easy``, ``normal``, ``strong``), one per seat. Game ``i``
+--seed 1``. Seats are levels (``random``, ``easy``, ``normal``, ``strong``) or the dotted name of a module
+with a ``player`` function (``bench.baseline``: the frozen Thousand normal), one per seat. Game ``i``
 uses ``first_dealer = i % players``. A readable table comes first; the LAST line is one JSON object:
 ``{"game", "players", "games", "rounds", "seats": [{"level", "wins", "mean_total"}...], "decision_ms":
-{level: {"mean", "p95"}}}`` (Kozel: ``wins`` counts games the seat was not the kozel, plus ``kozel``).
+{level: {"mean", "p95"}}}`` (Thousand also ``"deals"``, rounds whose bidding ended, and ``"no_bid"``, those
+where nobody bid and the first hand played 100; Kozel: ``wins`` counts games the seat was not the kozel,
+plus ``kozel``).
+The computer seats are seeded from ``--ai-seed`` (their own seed, never the deal's; a fresh random one when
+not given), which the JSON records as ``"ai_seed"`` so that a run can be repeated exactly.
 ``--offset`` starts the series at another game number, so long runs can be split into chunks that
 together play exactly the games of one run.
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 import time
 
@@ -28,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ai-seed", type=int, help="seed of the computer seats (default: a fresh random one)")
     parser.add_argument("--offset", type=int, default=0, help="number of the first game")
     parser.add_argument("--options", default="{}", help="table options as a JSON object")
     parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
@@ -37,33 +44,40 @@ def main(argv: list[str] | None = None) -> int:
     levels = [s.strip() for s in args.seats.split(",")]
     if len(levels) != args.players:
         parser.error(f"--seats needs {args.players} levels, got {len(levels)}")
-    bad = [lv for lv in levels if lv not in LEVELS]
+    bad = [lv for lv in levels if lv not in LEVELS and "." not in lv]
     if bad:
         parser.error(f"unknown level {bad[0]!r} (choose from {', '.join(LEVELS)})")
     rules = games.get(args.game)
     rules.check_players(args.players)
     options = json.loads(args.options)
 
+    ai_seed = args.ai_seed if args.ai_seed is not None else secrets.randbits(32)
     tally = Tally(args.game, args.players, levels)
     started = time.perf_counter()
     for i in range(args.offset, args.offset + args.games):
-        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds)
+        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds, ai_seed=ai_seed)
         if args.progress:
             print(f"game {i}: totals {state.totals} winner {state.winner} loser {state.loser}", file=sys.stderr)
     elapsed = time.perf_counter() - started
     summary = tally.summary()
+    summary["seed"] = args.seed
+    summary["ai_seed"] = ai_seed
 
-    print(f"{args.game}, {args.players} players, {tally.games} games, {tally.rounds} rounds, {elapsed:.1f} s")
+    width = max(8, *(len(lv) + 1 for lv in levels))
+    print(f"{args.game}, {args.players} players, {tally.games} games, {tally.rounds} rounds, {elapsed:.1f} s"
+          f" (seed {args.seed}, ai seed {ai_seed})")  # fmt: skip
     if tally.unfinished:
         print(f"{tally.unfinished} games stopped after {args.max_rounds} rounds without an end")
-    head = f"{'seat':>4}  {'level':<8}{'wins':>6}{'share':>8}{'mean total':>12}"
+    head = f"{'seat':>4}  {'level':<{width}}{'wins':>6}{'share':>8}{'mean total':>12}"
     print(head + (f"{'kozel':>7}" if args.game == "kozel" else ""))
     for s, row in enumerate(summary["seats"]):
         share = 100 * row["wins"] / tally.games if tally.games else 0
-        line = f"{s:>4}  {row['level']:<8}{row['wins']:>6}{share:>7.1f}%{row['mean_total']:>12}"
+        line = f"{s:>4}  {row['level']:<{width}}{row['wins']:>6}{share:>7.1f}%{row['mean_total']:>12}"
         print(line + (f"{row['kozel']:>7}" if args.game == "kozel" else ""))
+    if tally.deals:
+        print(f"deals where nobody bid: {tally.no_bid} of {tally.deals} ({100 * tally.no_bid / tally.deals:.1f}%)")
     for level, t in summary["decision_ms"].items():
-        print(f"decision time {level:<8} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms")
+        print(f"decision time {level:<{width}} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms")
     print(json.dumps(summary))
     return 0
 

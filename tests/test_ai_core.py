@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import sys
 import pytest
 
 from core.ai import LEVELS, player
+from core.ai.match import computer_seeds, play_one
 from core.ai.sampling import deal_hidden
 from core.ai.search import Budget
 from core.base import OptionsError
@@ -100,7 +102,8 @@ def test_selfplay_command_prints_the_summary_json_on_its_last_line():
     lines = out.stdout.strip().splitlines()
     assert len(lines) > 3  # a readable table comes first
     summary = json.loads(lines[-1])
-    assert list(summary) == ["game", "players", "games", "rounds", "seats", "decision_ms"]
+    assert list(summary) == ["game", "players", "games", "rounds", "seats", "decision_ms", "seed", "ai_seed"]
+    assert summary["seed"] == 1 and isinstance(summary["ai_seed"], int)
     assert summary["game"] == "kozel" and summary["players"] == 2 and summary["games"] == 3
     assert summary["rounds"] >= 3
     assert [list(s) for s in summary["seats"]] == [["level", "wins", "mean_total", "kozel"]] * 2
@@ -122,3 +125,54 @@ def test_selfplay_in_process_for_thousand_and_bad_arguments(capsys):
         selfplay_main(["--game", "thousand", "--players", "3", "--seats", "normal,random"])
     with pytest.raises(SystemExit):
         selfplay_main(["--game", "deberts", "--players", "2", "--seats", "normal,genius"])
+
+
+def test_selfplay_seats_the_frozen_baseline_and_counts_the_deals_nobody_bid_on(capsys):
+    selfplay_main(["--game", "thousand", "--players", "3", "--seats", "normal,bench.baseline,bench.baseline",
+                   "--games", "2", "--seed", "3"])  # fmt: skip
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [s["level"] for s in summary["seats"]] == ["normal", "bench.baseline", "bench.baseline"]
+    assert sum(s["wins"] for s in summary["seats"]) == 2
+    assert set(summary["decision_ms"]) == {"normal", "bench.baseline"}
+    assert summary["deals"] == summary["rounds"]  # no redeals at a default table: every round has a declarer
+    assert 0 < summary["no_bid"] < summary["deals"]
+
+
+def test_computer_seeds_come_from_their_own_seed_never_from_the_deal():
+    seeds = computer_seeds(7, 3, 4)
+    assert len(set(seeds)) == 4
+    assert computer_seeds(7, 3, 4) == seeds  # reproducible
+    assert computer_seeds(8, 3, 4) != seeds and computer_seeds(7, 4, 4) != seeds
+    for deal_seed in (7, 3, 7 * 1_000_003 + 3):  # the deal's seed and the deck's string family
+        assert not {str(deal_seed), *(f"{deal_seed}:{s}" for s in range(4))} & set(seeds)
+
+
+def test_the_same_deal_with_other_computer_seeds_gets_other_choices():
+    first = play_one("thousand", ["easy"] * 3, 0, seed=5, ai_seed=1).record()["rounds"]
+    again = play_one("thousand", ["easy"] * 3, 0, seed=5, ai_seed=1).record()["rounds"]
+    other = play_one("thousand", ["easy"] * 3, 0, seed=5, ai_seed=2).record()["rounds"]
+    assert again == first
+    assert other[0]["deal"] == first[0]["deal"]  # the deal depends on the deal's seed only
+    assert [r["actions"] for r in other] != [r["actions"] for r in first]
+
+
+def test_close_choices_follow_the_computer_seed():
+    state = THOUSAND.new_game(2, {}, seed=11)
+    while state.phase == "bidding":  # the first hand plays 100; the blind choice of a talon is a coin toss
+        seat = state.to_act
+        legal = state.legal_actions(seat)
+        state.apply_in_place(next((a for a in legal if a.type == "pass"), legal[0]))
+    assert state.phase == "talon"
+    seat = state.to_act
+    picks = {player("thousand", "normal", seed=computer_seeds(ai, 0, 2)[seat]).decide(state.view(seat), [])
+             for ai in range(12)}  # fmt: skip
+    assert {a.index for a in picks} == {0, 1}
+
+
+def test_a_computer_player_can_think_in_another_process():
+    state = THOUSAND.new_game(3, {}, seed=4)
+    seat = state.to_act
+    for level in LEVELS:
+        bot = player("thousand", level, seed=3, budget=Budget(steps=1, min_worlds=1, max_worlds=1))
+        copy = pickle.loads(pickle.dumps(bot))  # the bot sends a strong player's decide to a process pool
+        assert copy.decide(state.view(seat), []) == bot.decide(state.view(seat), [])

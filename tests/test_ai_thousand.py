@@ -9,11 +9,12 @@ from core.ai.match import play_one
 from core.ai.search import TINY
 from core.ai.thousand.determinize import sample_world
 from core.ai.thousand.memory import read_round
+from core.base import Action
 from core.thousand import RULES
 from core.thousand.cards import DECK
 from core.thousand.play import playable
 from tests.helpers_ai import positions
-from tests.helpers_thousand import act, make_deal
+from tests.helpers_thousand import act, make_deal, new_state
 
 LEVELS = ("random", "easy", "normal", "strong")
 
@@ -175,3 +176,82 @@ def test_complete_games_between_computer_players_finish():
     assert state.finished
     state = play_one("thousand", ["easy", "normal", "easy", "normal"], 2, 3)
     assert state.finished
+
+
+def test_self_play_shortcut_decides_exactly_as_the_view():
+    """``decide_in_game`` (self-play, no view built) and ``decide(view, history)`` agree at every decision."""
+    for players, levels in ((2, ["normal", "easy"]), (3, ["normal", "easy", "normal"]), (4, ["easy", "normal"] * 2)):
+        state = RULES.new_game(players, {"redeal": True}, seed=players, start=False)
+        seats = [player("thousand", lv, seed=f"s{s}") for s, lv in enumerate(levels)]
+        history: list = []
+        decisions = 0
+        while not state.finished and len(state.history) < 12:
+            if state.phase == "round_over":
+                history = list(state.next_round_in_place())
+                continue
+            seat = state.to_act
+            action = seats[seat].decide_in_game(state, history)
+            assert action == seats[seat].decide(state.view(seat), history)
+            decisions += 1
+            history.extend(state.apply_in_place(action))
+        assert decisions > 200
+
+
+def _bid_after_opening(hand: list[str], opening: int = 100, **standing: list) -> str:
+    """What a normal seat 2 holding ``hand`` answers after seat 1 opened (3 players, seat 0 deals)."""
+    state = new_state(3, make_deal(3, 0, {2: hand}), 0, None, **standing)
+    act(state, 1, "bid", value=opening)
+    return player("thousand", "normal", seed=1).decide(state.view(2), []).type
+
+
+def test_normal_bids_on_the_hand_and_the_score_situation():
+    assert _bid_after_opening(["AH", "TH", "KH", "QH", "AS", "9D", "JC"]) == "bid"  # the hearts marriage
+    assert _bid_after_opening(["AS", "TS", "9H", "JH", "9D", "JC", "QC"]) == "pass"
+    middling = ["9H", "9S", "AS", "JS", "KC", "KD", "QC"]
+    assert _bid_after_opening(middling) == "pass"
+    assert _bid_after_opening(middling, totals=[0, 0, 790]) == "bid"  # making it climbs on the barrel
+    good = ["9D", "JD", "KC", "KH", "QH", "TD", "TH"]
+    assert _bid_after_opening(good, opening=120) == "pass"  # 125 is too much for it...
+    on_barrel = {"totals": [0, 880, 0], "barrel": [False, True, False]}
+    assert _bid_after_opening(good, opening=121, **on_barrel) == "bid"  # ...but not to stop a game-winning 121
+
+
+def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None,
+                       bid: int = 100, **standing: list):  # fmt: skip
+    """Seat 1 (first hand) plays ``bid`` with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""
+    state = new_state(3, make_deal(3, 0, {1: hand}, talon=talon), 0, options, **standing)
+    act(state, 1, "bid", value=bid)
+    act(state, 2, "pass")
+    act(state, 0, "pass")
+    act(state, 1, "give", card=gives[0], to=2)
+    act(state, 1, "give", card=gives[1], to=0)
+    assert state.phase == "contract"
+    return state.view(1)
+
+
+def test_normal_declarer_raises_a_strong_contract_and_concedes_a_hopeless_one():
+    strong = _contract_position(["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"])
+    action = player("thousand", "normal", seed=1).decide(strong, [])
+    assert action.type == "contract" and action.value >= 150  # two marriages, the aces and tens of both
+    hopeless = _contract_position(["9S", "9C", "9D", "9H", "JS", "JC", "JD"], ["JH", "QS", "KC"], ["QS", "KC"])
+    assert player("thousand", "normal", seed=1).decide(hopeless, []).type == "concede"
+    no_concede = _contract_position(
+        ["9S", "9C", "9D", "9H", "JS", "JC", "JD"], ["JH", "QS", "KC"], ["QS", "KC"], {"may_concede": False}
+    )
+    assert player("thousand", "normal", seed=1).decide(no_concede, []) == Action(1, "contract", value=100)
+
+
+def test_normal_declarer_on_the_barrel_plays_121_however_strong():
+    on_barrel = {"totals": [0, 880, 0], "barrel": [False, True, False]}
+    strong = _contract_position(
+        ["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"], bid=121, **on_barrel
+    )
+    assert player("thousand", "normal", seed=1).decide(strong, []) == Action(1, "contract", value=121)
+
+
+def test_easy_declarer_concedes_and_raises_by_a_rough_count_sometimes_wrongly():
+    poor = _contract_position(["AS", "TS", "AC", "9D", "9H", "JC", "JD"], ["QH", "JS", "JH"], ["JS", "JH"])
+    choices = [player("thousand", "easy", seed=s).decide(poor, []).type for s in range(40)]
+    assert 20 < choices.count("concede") < 40  # mostly, not always: 39 card points and no marriage
+    strong = _contract_position(["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"])
+    assert {player("thousand", "easy", seed=s).decide(strong, []).value for s in range(20)} == {130}

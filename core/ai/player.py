@@ -1,4 +1,8 @@
-"""The computer player object: picks the game's policy for a level and seeds each decision reproducibly."""
+"""The computer player object: picks the game's policy for a level and seeds each decision reproducibly.
+
+A decision's generator is made lazily (``LazyRandom``): the digest of the view that seeds it is computed only
+when the policy draws a number, which the normal players rarely do; the numbers drawn are the same either way.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,11 @@ import hashlib
 import importlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.ai.search import DEFAULT, Budget
-from core.base import Action, Event, OptionsError
-from core.rng import stream
+from core.base import Action, Event, GameState, OptionsError
 
 LEVELS = ("random", "easy", "normal", "strong")
 
@@ -42,6 +45,18 @@ class ComputerPlayer:
         self.level = level
         self.seed = seed
         self.budget = budget
+        self._reading: tuple | None = None  # decide_in_game: (history list, its reader, last event read)
+        if level != "random":
+            self._memory = _role(game, "memory")
+            self._table = _role(game, "table")
+            self._policy = _role(game, level)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to think in another process) without its looked-up modules and its reading cache."""
+        return {"game": self.game, "level": self.level, "seed": self.seed, "budget": self.budget}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
 
     def decide(self, view: dict[str, Any], history: Sequence[Event]) -> Action:
         """The action this seat takes now, chosen from ``view["legal"]``.
@@ -55,29 +70,141 @@ class ComputerPlayer:
         seat = view.get("seat")
         if seat is None or view.get("to_act") != seat:
             raise ValueError("it is not this seat's turn")
-        legal = [Action.from_json(a) for a in view["legal"]]
+        legal = [_action(a) for a in view["legal"]]
         if not legal:
             raise ValueError("the seat has no legal action")
-        rng = decision_rng(self.seed, self.game, self.level, view, len(history))
         if len(legal) == 1:
             return legal[0]
+        if self.level == "strong":  # the search always draws: seeded at once, without the lazy wrapper
+            rng = decision_rng(self.seed, self.game, self.level, view, len(history))
+        else:
+            events = len(history)
+            rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, view, events))
         if self.level == "random":
             return legal[rng.randrange(len(legal))]
-        memory = _role(self.game, "memory").read_round(list(history), view["players"])
-        table = _role(self.game, "table").from_view(view, memory, legal)
+        memory = self._memory.read_round(history, view["players"])
+        table = self._table.from_view(view, memory, legal)
         if self.level == "strong":
-            action = _role(self.game, "strong").decide(view, memory, table, rng, self.budget)
+            action = self._policy.decide(view, memory, table, rng, self.budget)
         else:
-            action = _role(self.game, self.level).decide(table, rng)
+            action = self._policy.decide(table, rng)
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
 
+    @property
+    def reads_state(self) -> bool:
+        """Does ``decide_in_game`` decide without building the view (Thousand easy and normal)?"""
+        return (self.game, self.level) in _FROM_STATE
+
+    def decide_in_game(self, state: GameState, history: Sequence[Event]) -> Action:
+        """Self-play: exactly ``decide(state.view(state.to_act), history)``, faster where a policy allows.
+
+        The Thousand ``easy`` and ``normal`` policies read the seat's picture of the table straight from the
+        state (``table.from_state``: the seat's own hand and the public facts, the same fields ``from_view``
+        fills) and the legal actions from the engine, without building the view; the view is built only if
+        the decision draws a random number (its digest seeds the draw). Other games and levels decide from
+        the view. ``core.ai.match`` plays its games through here; a test checks both ways give the same games.
+        """
+        seat = state.to_act
+        if (self.game, self.level) not in _FROM_STATE or seat is None:
+            return self.decide(state.view(seat), history)
+        legal = state.legal_actions(seat)
+        if len(legal) <= 1:
+            return self.decide(state.view(seat), history) if not legal else legal[0]
+        events = len(history)
+        rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
+        action = self._policy.decide(
+            self._table.from_state(state, seat, self._read(history, state.players), legal), rng
+        )
+        if action not in legal:  # a policy bug must never reach the table
+            raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
+        return action
+
+    def _read(self, history: Sequence[Event], players: int) -> Any:
+        """``memory.read_round(history, players)``, read on from where the last decision stopped.
+
+        A cache that cannot change a decision: it goes on only while ``history`` is the same list as last
+        time and has only grown (self-play appends each action's events; a new round gets a new list).
+        """
+        cached = self._reading
+        if cached is not None and cached[0] is history:
+            reader = cached[1]
+            fed = reader.fed
+            if len(history) >= fed and (fed == 0 or history[fed - 1] is cached[2]):
+                reader.feed(history, fed)
+                self._reading = (history, reader, history[-1] if history else None)
+                return reader.memory()
+        reader = self._memory.RoundReader(players)
+        start = 0
+        for i in range(len(history) - 1, -1, -1):
+            if history[i].type == "round_started":
+                start = i
+                break
+        reader.feed(history, start)
+        self._reading = (history, reader, history[-1] if history else None)
+        return reader.memory()
+
+
+# (game, level) whose policy reads ``table.from_state`` exactly as ``table.from_view`` (``decide_in_game``)
+_FROM_STATE = {("thousand", "easy"), ("thousand", "normal")}
+
+
+def _action(data: dict[str, Any]) -> Action:
+    """An action of ``view["legal"]`` (written by the engine: read directly, checked only when odd)."""
+    try:
+        return Action(**data)
+    except TypeError:
+        return Action.from_json(data)  # raises MalformedAction with a clear message
+
+
+def decision_key(seed: int | str, game: str, level: str, view: dict[str, Any], events: int) -> str:
+    """The seed string of a decision: the player's seed, the level, a digest of the view, the events seen."""
+    digest = hashlib.blake2b(json.dumps(view, sort_keys=True).encode(), digest_size=12).hexdigest()
+    return ":".join(str(p) for p in (seed, "ai", game, level, digest, events))
+
 
 def decision_rng(seed: int | str, game: str, level: str, view: dict[str, Any], events: int) -> random.Random:
     """A generator that depends only on the seed, the level, the seat's view and how many events it saw."""
-    digest = hashlib.blake2b(json.dumps(view, sort_keys=True).encode(), digest_size=12).hexdigest()
-    return stream(seed, "ai", game, level, digest, events)
+    return random.Random(decision_key(seed, game, level, view, events))
+
+
+class LazyRandom(random.Random):
+    """``random.Random(key())`` seeded on its first draw: a decision that draws nothing skips the digest.
+
+    Every draw of ``random.Random`` goes through ``random()`` or ``getrandbits()``, so seeding there gives
+    exactly the numbers of ``random.Random(key())``.
+    """
+
+    def __init__(self, key: Callable[[], str]) -> None:
+        # random.Random.__init__ would seed now; the key is made when a number is drawn
+        self._args: Callable[[], str] | None = key
+        self.gauss_next = None
+
+    def _start(self) -> None:
+        key = self._args
+        if key is not None:
+            self._args = None
+            super().seed(key())
+
+    def random(self) -> float:
+        if self._args is not None:
+            self._start()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self._args is not None:
+            self._start()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple:
+        if self._args is not None:
+            self._start()
+        return super().getstate()
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._args = None
+        super().seed(a, version)
 
 
 def player(game: str, level: str, seed: int | str = 0, budget: Budget = DEFAULT) -> ComputerPlayer:

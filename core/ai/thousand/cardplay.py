@@ -3,7 +3,8 @@
 It counts the cards still out (not in hand, not played), knows which of its cards are top of their suit,
 which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
 marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
-draws trumps, wins tricks cheaply when the win is sure, feeds points to a partner's sure trick and
+draws trumps, wins tricks cheaply when the win is sure (a defender without a trick takes one whenever the
+win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick and
 throws its cheapest card otherwise. In Thousand the defenders are partners against the declarer.
 """
 
@@ -13,7 +14,7 @@ from core.ai.thousand.table import Table
 from core.cards import SUITS
 from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, marriages_in
 
-_DECK = frozenset(DECK)
+_SUIT_CARDS = {s: [(c, STRENGTH[c]) for c in DECK if c[1] == s] for s in SUITS}  # per suit: (card, strength)
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -42,22 +43,19 @@ def seats_after(t: Table) -> list[int]:
 class Reading:
     """Cards still out per suit and the seat's marriage cards, computed once per decision."""
 
-    __slots__ = ("out", "mcards", "msuits")
+    __slots__ = ("out", "mcards", "msuits", "highest")
 
     def __init__(self, t: Table) -> None:
-        out: dict[str, list[int]] = {s: [] for s in SUITS}
         hand = t.hand
-        played = t.memory.played
-        for c in _DECK:
-            if c not in played and c not in hand:
-                out[c[1]].append(STRENGTH[c])
+        gone = t.memory.played.union(hand)
+        out = {s: [st for c, st in cards if c not in gone] for s, cards in _SUIT_CARDS.items()}
         self.out = out
+        self.highest = {s: max(v, default=-1) for s, v in out.items()}  # the strongest card still out per suit
         self.msuits = marriages_in(hand)
         self.mcards = {r + s for s in self.msuits for r in "KQ"}
 
     def is_top(self, card: str) -> bool:
-        st = STRENGTH[card]
-        return all(o < st for o in self.out[card[1]])
+        return STRENGTH[card] > self.highest[card[1]]
 
 
 def choose_card(t: Table, cards: list[str]) -> str:
@@ -134,6 +132,12 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
     return min(cards, key=lead_cost)
 
 
+def needs_a_trick(t: Table) -> bool:
+    """A defender who has taken no trick yet and may get a bolt for it."""
+    me = t.seat
+    return t.declarer is not None and me != t.declarer and t.tricks_taken[me] == 0 and not t.barrel[me]
+
+
 def _follow(t: Table, cards: list[str], rd: Reading) -> str:
     trump = t.trump
     best_seat, best = trick_winner(t.trick, trump)
@@ -150,11 +154,13 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
             return False
         return not any(_ruff_risk(t, rd, s, o, trump) for o in later_opps)
 
+    wins = [c for c in cards if beats(c, best, trump)]
+    sure = [c for c in wins if holds_up(c)]
+    if sure and needs_a_trick(t):  # a defender without a trick takes one while he surely can: no bolt
+        return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     if not t.is_opponent(best_seat) and best_seat != t.seat and holds_up(best):
         # the partner's trick is safe: give it points, keeping what wins later
         return max(cards, key=lambda c: (POINTS[c] - _keep_value(t, rd, c), -STRENGTH[c], c))
-    wins = [c for c in cards if beats(c, best, trump)]
-    sure = [c for c in wins if holds_up(c)]
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     counts = {s: 0 for s in SUITS}

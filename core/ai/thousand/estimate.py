@@ -29,44 +29,81 @@ MODELS: dict[tuple[str, int], tuple[tuple[float, ...], float, float]] = {
 }
 
 
-def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
-    by_suit: dict[str, set[str]] = {s: set() for s in SUITS}
+def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
+    """One suit's share of ``features``: they are sums over the suits."""
+    if not ranks:
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    marriage = half = 0.0
+    if "K" in ranks and "Q" in ranks:
+        marriage = float(MARRIAGE[suit])
+    elif "K" in ranks or "Q" in ranks:
+        half = float(MARRIAGE[suit])
+    run = 0
+    top = 0
+    for r in _HIGH:
+        if r not in ranks:
+            break
+        run += 1
+        top += POINTS[r + suit]
+    total = sum(POINTS[r + suit] for r in ranks)
+    return (marriage, half, float(top), float(run), float(total - top), float(max(0, len(ranks) - 3)), 0.0)
+
+
+# card -> (suit index, bit); per suit index the share of every set of its ranks (a 6-bit mask)
+_BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_HIGH)}
+_SHARES = [[_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS]
+
+
+def masks_of(hand: list[str]) -> list[int]:
+    """The hand as four 6-bit masks of ranks, one per suit (what ``features_of`` reads)."""
+    masks = [0, 0, 0, 0]
     for c in hand:
-        by_suit[c[1]].add(c[0])
-    marriages = 0.0
-    half = 0.0
-    top_points = 0.0
-    top_cards = 0.0
-    long_cards = 0.0
-    voids = 0.0
-    for s in SUITS:
-        ranks = by_suit[s]
-        if not ranks:
-            voids += 1
-            continue
-        if "K" in ranks and "Q" in ranks:
-            marriages += MARRIAGE[s]
-        elif "K" in ranks or "Q" in ranks:
-            half += MARRIAGE[s]
-        run = 0
-        for r in _HIGH:
-            if r not in ranks:
-                break
-            run += 1
-            top_points += POINTS[r + s]
-        top_cards += run
-        long_cards += max(0, len(ranks) - 3)
-    if ace_marriage and all("A" in by_suit[s] for s in SUITS):
-        marriages += 200
-    total = sum(POINTS[c] for c in hand)
-    return (marriages, half, top_points, top_cards, total - top_points, long_cards, voids)
+        i, bit = _BIT[c]
+        masks[i] |= bit
+    return masks
+
+
+def without(masks: list[int], cards: tuple[str, ...]) -> list[int]:
+    """The masks of the hand less ``cards`` (cards it holds)."""
+    out = list(masks)
+    for c in cards:
+        i, bit = _BIT[c]
+        out[i] &= ~bit
+    return out
+
+
+def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
+    return features_of(masks_of(hand), ace_marriage)
+
+
+def features_of(masks: list[int], ace_marriage: bool = False) -> tuple[float, ...]:
+    a, b, c, d = _SHARES[0][masks[0]], _SHARES[1][masks[1]], _SHARES[2][masks[2]], _SHARES[3][masks[3]]
+    out = (
+        a[0] + b[0] + c[0] + d[0],
+        a[1] + b[1] + c[1] + d[1],
+        a[2] + b[2] + c[2] + d[2],
+        a[3] + b[3] + c[3] + d[3],
+        a[4] + b[4] + c[4] + d[4],
+        a[5] + b[5] + c[5] + d[5],
+        a[6] + b[6] + c[6] + d[6],
+    )
+    if ace_marriage and masks[0] & masks[1] & masks[2] & masks[3] & 1:  # the ace is each suit's bit 0
+        return (out[0] + 200, *out[1:])
+    return out
 
 
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's round points for this hand (``stage`` "bid" or "final")."""
+    return expected_of(masks_of(hand), stage, players, ace_marriage)
+
+
+def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
+    """``expected`` of the hand given by its ``masks_of``."""
     coef, intercept, spread = MODELS[(stage, 2 if players == 2 else 3)]
-    f = features(hand, ace_marriage)
-    return intercept + sum(a * x for a, x in zip(coef, f)), spread
+    a0, a1, a2, a3, a4, a5, a6 = coef
+    x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
+    # the terms summed left to right as sum() would, written out because it runs for every give considered
+    return intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6), spread
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -65,51 +65,87 @@ def read_round(history: Sequence[Event], players: int) -> Memory:
         if history[i].type == "round_started":
             start = i
             break
-    mem = Memory(players)
-    trick: list[tuple[int, str]] = []
-    trump: str | None = None
-    tricks_done = 0
-    pending_lead: tuple[int, str] | None = None  # a K/Q lead from trick 2 on, until we know if it declared
-    for ev in history[start:]:
-        typ, seat, data = ev.type, ev.seat, ev.data
-        if typ != "marriage" and pending_lead is not None:
-            s, c = pending_lead
-            mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
-            pending_lead = None
-        if typ == "round_started":
-            mem.started = True
-        elif typ == "bid" and seat is not None:
-            mem.bid_marriage[seat] = max(mem.bid_marriage[seat], int(data.get("value", 0)) - 120)
-        elif typ == "bidding_won":
-            mem.declarer = seat
-        elif typ == "talon_shown":
-            mem.talon = list(data.get("cards", []))
-            if seat is not None:
-                mem.holds[seat].update(mem.talon)
-        elif typ == "card_given":
-            mem.gave_to.append(data["to"])
-        elif typ == "card_played" and seat is not None:
-            card = data["card"]
-            led = trick[0][1][1] if trick else None
-            mem.note_play(seat, card, led, trump)
-            for h in mem.holds:
-                h.discard(card)
-            if not trick and tricks_done > 0 and card[0] in "KQ":
-                pending_lead = (seat, card)
-            trick.append((seat, card))
-        elif typ == "marriage" and seat is not None:
-            pending_lead = None
-            trump = data.get("trump", data.get("suit"))
-            if not data.get("ace"):
-                suit = data["suit"]
-                for r in "KQ":
-                    c = r + suit
-                    if c not in mem.played:
-                        mem.holds[seat].add(c)
-        elif typ == "trick_won":
-            trick = []
-            tricks_done += 1
-    if pending_lead is not None:
-        s, c = pending_lead
-        mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
-    return mem
+    reader = RoundReader(players)
+    reader.feed(history, start)
+    return reader.memory()
+
+
+class RoundReader:
+    """Reads a round's events in order into a ``Memory``; ``feed`` more events later to bring it up to date.
+
+    ``memory()`` is ``read_round`` of every event fed so far, provided the events stop at the end of an
+    action's events (a K or Q lead is then known to have declared or not).
+    """
+
+    __slots__ = ("mem", "trick", "trump", "tricks_done", "pending_lead", "fed")
+
+    def __init__(self, players: int) -> None:
+        self.mem = Memory(players)
+        self.trick: list[tuple[int, str]] = []
+        self.trump: str | None = None
+        self.tricks_done = 0
+        self.pending_lead: tuple[int, str] | None = None  # a K/Q lead from trick 2 on, until we know if it declared
+        self.fed = 0  # events of the history read so far
+
+    def memory(self) -> Memory:
+        if self.pending_lead is not None:
+            s, c = self.pending_lead
+            self.mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
+            self.pending_lead = None
+        return self.mem
+
+    def feed(self, history: Sequence[Event], start: int = 0) -> None:
+        """Read ``history[start:]`` (a ``round_started`` among them starts the memory afresh)."""
+        mem = self.mem
+        trick = self.trick
+        trump = self.trump
+        pending_lead = self.pending_lead
+        for k in range(start, len(history)):
+            ev = history[k]
+            typ, seat = ev.type, ev.seat
+            if pending_lead is not None and typ != "marriage":
+                s, c = pending_lead
+                mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
+                pending_lead = None
+            if typ == "card_played":
+                card = ev.data["card"]
+                mem.note_play(seat, card, trick[0][1][1] if trick else None, trump)  # type: ignore[arg-type]
+                for h in mem.holds:
+                    if card in h:
+                        h.discard(card)
+                if not trick and self.tricks_done > 0 and card[0] in "KQ":
+                    pending_lead = (seat, card)  # type: ignore[assignment]
+                trick.append((seat, card))  # type: ignore[arg-type]
+            elif typ == "trick_won":
+                trick.clear()
+                self.tricks_done += 1
+            elif typ == "marriage" and seat is not None:
+                pending_lead = None
+                data = ev.data
+                trump = data.get("trump", data.get("suit"))
+                if not data.get("ace"):
+                    suit = data["suit"]
+                    for r in "KQ":
+                        c = r + suit
+                        if c not in mem.played:
+                            mem.holds[seat].add(c)
+            elif typ == "round_started":
+                mem = self.mem = Memory(mem.players)
+                trick.clear()
+                trump = None
+                self.tricks_done = 0
+                pending_lead = None
+                mem.started = True
+            elif typ == "bid" and seat is not None:
+                mem.bid_marriage[seat] = max(mem.bid_marriage[seat], int(ev.data.get("value", 0)) - 120)
+            elif typ == "bidding_won":
+                mem.declarer = seat
+            elif typ == "talon_shown":
+                mem.talon = list(ev.data.get("cards", []))
+                if seat is not None:
+                    mem.holds[seat].update(mem.talon)
+            elif typ == "card_given":
+                mem.gave_to.append(ev.data["to"])
+        self.trump = trump
+        self.pending_lead = pending_lead
+        self.fed = len(history)

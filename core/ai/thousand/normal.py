@@ -1,5 +1,12 @@
-"""The normal Thousand policy: bidding on the hand's expected points, sensible gives and contracts, and the
-card play of ``cardplay``. Deterministic but for ties; also the play-out policy of the strong search.
+"""The normal Thousand policy: bidding and contracts on the hand's expected value and the score situation,
+sensible gives, conceding a hopeless contract, and the card play of ``cardplay``. Deterministic but for the
+blind choice of a talon (2 players); also the play-out policy of the strong search.
+
+The value of declaring at ``v`` is ``v * (2p - 1)`` (``p``: the chance the hand makes ``v``, from the fitted
+hand model of ``estimate``, which counts the marriages held and what the talon may bring) plus what the
+score situation adds (``situation``): climbing on the barrel with it, a third bolt a defender may get, a
+failure that would sink the total below the bidding floor. It bids while that value beats passing
+(``PASS_WORTH``), and much more readily to stop a rival on the barrel. docs/computer-players.md explains it.
 """
 
 from __future__ import annotations
@@ -8,12 +15,20 @@ import random
 from itertools import combinations
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected
+from core.ai.thousand.estimate import chance, expected, expected_of, masks_of, without
 from core.ai.thousand.table import Table
 from core.base import Action
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
+from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
 
-MAKE = 0.55  # the chance of making a bid or a contract that the normal player wants
+BARREL = 880
+PASS_WORTH = 16.0  # bid while declaring is worth at least this (tuned in self-play against bench.baseline)
+CLIMB = 40.0  # worth of climbing on the barrel with a made contract (times its chance)
+FALL = 120.0  # what a rival loses when he falls off the barrel because this seat climbs on
+STOP_BARREL = 30.0  # worth of keeping a rival on the barrel from playing for the game
+BOLT_RISK = 12.0  # worth of declaring (a declarer rarely goes without a trick) with two bolts already
+FLOOR_RISK = 40.0  # cost of a failure that sinks the total below the bidding floor (times its chance)
+OPEN_SURE = 0.65  # the first hand opens above 100 at values it makes at least this often
+MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of which this hand has no card
 
 
 def decide(t: Table, rng: random.Random) -> Action:
@@ -45,6 +60,33 @@ def wants_redeal(t: Table) -> bool:
     return mean < 95
 
 
+def situation(t: Table, v: int, p: float) -> float:
+    """What the score situation adds to the worth of declaring (and playing) ``v`` with chance ``p``."""
+    me = t.seat
+    total = t.totals[me]
+    extra = 0.0
+    if not t.barrel[me] and total < BARREL <= total + v:
+        rivals_on = sum(1 for s in range(t.players) if s != me and t.barrel[s])
+        extra += (CLIMB + FALL * rivals_on / (t.players - 1)) * p  # a rival on the barrel falls off, -120
+    if t.bolts[me] == 2:
+        extra += BOLT_RISK
+    floor = t.options.bidding_floor
+    if floor > -1000 and total - v < floor <= total:
+        extra -= FLOOR_RISK * (1 - p)
+    return extra
+
+
+def worth(t: Table, v: int, mean: float, spread: float) -> float:
+    """The worth of declaring or playing ``v``: its expected result plus the situation."""
+    p = chance(mean, spread, v)
+    return v * (2 * p - 1) + situation(t, v, p)
+
+
+def rival_on_barrel_bidding(t: Table) -> bool:
+    """Is a rival on the barrel still in the bidding (so he may play for the game)?"""
+    return any(t.barrel[s] and t.bids[s] != "pass" for s in t.active if s != t.seat)
+
+
 def bid(t: Table, by_type: dict[str, list[Action]]) -> Action:
     bids = by_type.get("bid", [])
     passes = by_type.get("pass", [])
@@ -52,22 +94,22 @@ def bid(t: Table, by_type: dict[str, list[Action]]) -> Action:
         return passes[0]
     me = t.seat
     lowest = bids[0]
+    v: int = lowest.value  # type: ignore[assignment]
     if t.barrel[me]:
-        if lowest.value == 121:
+        if v == 121:
             return lowest  # an attempt counts anyway and a failed 121 costs nothing
         mean, spread = expected(t.hand, "bid", t.players, t.options.ace_marriage)
-        if chance(mean, spread, lowest.value) >= 0.6 or not passes:  # type: ignore[arg-type]
+        if chance(mean, spread, v) >= 0.6 or not passes:
             return lowest
         return passes[0]
-    if not passes:
-        return lowest
     mean, spread = expected(t.hand, "bid", t.players, t.options.ace_marriage)
-    want = MAKE
-    if t.bid is not None and any(t.barrel[s] and t.bids[s] == t.bid for s in t.active if s != me):
-        want = 0.4  # stop the player on the barrel from playing for the game
-    if chance(mean, spread, lowest.value) >= want:  # type: ignore[arg-type]
-        return lowest
-    return passes[0]
+    if not passes:  # the opening call: a strong hand opens at the value it expects to play
+        sure = [a for a in bids if chance(mean, spread, a.value) >= OPEN_SURE]  # type: ignore[arg-type]
+        return sure[-1] if sure else lowest
+    value = worth(t, v, mean, spread)
+    if rival_on_barrel_bidding(t):
+        value += STOP_BARREL
+    return lowest if value >= PASS_WORTH else passes[0]
 
 
 def give_penalty(card: str, unseen: set[str]) -> float:
@@ -89,9 +131,10 @@ def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     keep = {r + s for s in marriages_in(hand) for r in "KQ"}
     pool = sorted(hand, key=lambda c: (c in keep, POINTS[c], STRENGTH[c], c))[:7]
     scored = []
+    masks = masks_of(hand)
+    players, ace_marriage = t.players, t.options.ace_marriage
     for combo in combinations(sorted(pool), count):
-        rest = [c for c in hand if c not in combo]
-        mean, _ = expected(rest, "final", t.players, t.options.ace_marriage)
+        mean, _ = expected_of(without(masks, combo), "final", players, ace_marriage)
         scored.append((mean - sum(give_penalty(c, unseen) for c in combo), combo))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
@@ -114,12 +157,31 @@ def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
 
 def contract(t: Table, by_type: dict[str, list[Action]]) -> Action:
     values = by_type["contract"]
+    if t.barrel[t.seat] and values[0].value == 121:
+        return values[0]  # any made contract wins the game: 121 is the surest, and the others stand still
     mean, spread = expected(t.hand, "final", t.players, t.options.ace_marriage)
-    if "concede" in by_type and chance(mean, spread, values[0].value) < 0.08:  # type: ignore[arg-type]
+    best = max(values, key=lambda a: (worth(t, a.value, mean, spread), -a.value))  # type: ignore[arg-type]
+    play_worth = worth(t, best.value, mean, spread) - (BOLT_RISK if t.bolts[t.seat] == 2 else 0)  # type: ignore[arg-type]
+    if "concede" in by_type and concede_is_better(t, mean, spread, play_worth):  # conceding brings no bolt either
         return by_type["concede"][0]
+    return best
 
-    def worth(a: Action) -> float:
-        p = chance(mean, spread, a.value)  # type: ignore[arg-type]
-        return a.value * (2 * p - 1)  # type: ignore[operator]
 
-    return max(values, key=lambda a: (worth(a), -a.value))  # type: ignore[operator]
+def concede_is_better(t: Table, mean: float, spread: float, play_worth: float) -> bool:
+    """Does conceding cost less than playing, counted as my result minus the defenders' mean result?
+
+    Conceding loses the bid (or, without the penalty, brings a bolt) and gives each defender half the bid;
+    playing is worth ``play_worth`` to me and gives each defender his card points and the marriages he
+    declares: the card points my hand will not take and the marriages of suits I hold no card of.
+    """
+    me = t.seat
+    bid: int = t.bid  # type: ignore[assignment]
+    defenders = len(t.active) - 1
+    lose = bid if t.options.concede_penalty else (120 if t.bolts[me] == 2 else 40)
+    conceding = -lose - half_up5(bid)
+    held = set(t.hand)
+    mine = sum(MARRIAGE[s] for s in marriages_in(t.hand))
+    theirs = sum(MARRIAGE[s] * MARRIAGE_OUT for s in MARRIAGE if "K" + s not in held and "Q" + s not in held)
+    cards_taken = min(120.0, max(0.0, mean - mine))
+    playing = play_worth - ((120 - cards_taken) + theirs) / defenders
+    return conceding > playing

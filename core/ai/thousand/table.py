@@ -47,6 +47,7 @@ class Table:
     totals: list[int]
     barrel: list[bool]
     barrel_attempts: list[int]
+    bolts: list[int]
     options: ThousandOptions
     memory: Memory
     talons: list[dict[str, Any]]  # the view's talons: {"count", "cards"}
@@ -88,6 +89,7 @@ def from_view(view: dict[str, Any], memory: Memory, legal: list[Action]) -> Tabl
         totals=list(view["totals"]),
         barrel=list(view["barrel"]),
         barrel_attempts=list(view["barrel_attempts"]),
+        bolts=list(view["bolts"]),
         options=options_of(n, view["options"]),
         memory=memory,
         talons=view["talons"],
@@ -117,6 +119,7 @@ def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Ta
         totals=state.totals,
         barrel=state.barrel,
         barrel_attempts=state.barrel_attempts,
+        bolts=state.bolts,
         options=state.options,
         memory=memory,
         talons=[],

@@ -1,0 +1,163 @@
+"""Card play of the normal Thousand policy: leads, follows and discards from what the seat has seen.
+
+It counts the cards still out (not in hand, not played), knows which of its cards are top of their suit,
+which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
+marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
+draws trumps, wins tricks cheaply when the win is sure, feeds points to a partner's sure trick and
+throws its cheapest card otherwise. In Thousand the defenders are partners against the declarer.
+"""
+
+from __future__ import annotations
+
+from bench.baseline.thousand.table import Table
+from core.cards import SUITS
+from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, marriages_in
+
+_DECK = frozenset(DECK)
+
+
+def beats(card: str, best: str, trump: str | None) -> bool:
+    if card[1] == best[1]:
+        return STRENGTH[card] > STRENGTH[best]
+    return card[1] == trump
+
+
+def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
+    best_seat, best = trick[0]
+    for s, c in trick[1:]:
+        if beats(c, best, trump):
+            best_seat, best = s, c
+    return best_seat, best
+
+
+def seats_after(t: Table) -> list[int]:
+    """The seats still to play on the current trick after this seat, in order."""
+    act = t.active
+    i = act.index(t.seat)
+    k = len(act)
+    left = k - len(t.trick) - 1
+    return [act[(i + j) % k] for j in range(1, left + 1)]
+
+
+class Reading:
+    """Cards still out per suit and the seat's marriage cards, computed once per decision."""
+
+    __slots__ = ("out", "mcards", "msuits")
+
+    def __init__(self, t: Table) -> None:
+        out: dict[str, list[int]] = {s: [] for s in SUITS}
+        hand = t.hand
+        played = t.memory.played
+        for c in _DECK:
+            if c not in played and c not in hand:
+                out[c[1]].append(STRENGTH[c])
+        self.out = out
+        self.msuits = marriages_in(hand)
+        self.mcards = {r + s for s in self.msuits for r in "KQ"}
+
+    def is_top(self, card: str) -> bool:
+        st = STRENGTH[card]
+        return all(o < st for o in self.out[card[1]])
+
+
+def choose_card(t: Table, cards: list[str]) -> str:
+    if len(cards) == 1:
+        return cards[0]
+    rd = Reading(t)
+    if not t.trick:
+        return _lead(t, cards, rd)
+    return _follow(t, cards, rd)
+
+
+def _ruff_risk(t: Table, rd: Reading, suit: str, opp: int, trump: str | None) -> bool:
+    """Could this opponent trump a card of ``suit``?"""
+    if trump is None or suit == trump or not rd.out[trump]:
+        return False
+    voids = t.memory.voids[opp]
+    if trump in voids:
+        return False
+    if suit in voids:
+        return True
+    return len(rd.out[suit]) <= 1
+
+
+def _keep_value(t: Table, rd: Reading, card: str) -> float:
+    """What spending this card now costs in later tricks."""
+    if card in rd.mcards:
+        return MARRIAGE[card[1]] / 2
+    v = 0.0
+    if rd.is_top(card):
+        v += 8 + POINTS[card] / 2
+    if card[1] == t.trump:
+        v += 4 + STRENGTH[card]
+    return v
+
+
+def _lead(t: Table, cards: list[str], rd: Reading) -> str:
+    trump = t.trump
+    opps = [s for s in t.active if t.is_opponent(s)]
+
+    def safe(c: str) -> bool:
+        return rd.is_top(c) and not any(_ruff_risk(t, rd, c[1], o, trump) for o in opps)
+
+    if t.tricks_done >= 1 and rd.msuits:
+        if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
+            winners = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
+            if winners:
+                return max(winners, key=lambda c: (POINTS[c], c))
+        suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
+        king = "K" + suit
+        out_higher = [o for o in rd.out[suit] if o > STRENGTH[king]]
+        return king if not out_higher else "Q" + suit
+    winners = [c for c in cards if c not in rd.mcards and safe(c)]
+    if winners:
+        draw = trump is not None and bool(rd.out[trump])
+        return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
+    counts = {s: 0 for s in SUITS}
+    for c in t.hand:
+        counts[c[1]] += 1
+
+    def lead_cost(c: str) -> tuple[float, str]:
+        s = c[1]
+        cost = POINTS[c] + STRENGTH[c] * 0.5
+        if c in rd.mcards:
+            cost += 100
+        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+            cost += 12  # a ten led under an ace still out is usually lost
+        if s == trump:
+            cost += 6
+        if any(_ruff_risk(t, rd, s, o, trump) for o in opps):
+            cost += 8
+        cost += counts[s] * 0.3
+        return cost, c
+
+    return min(cards, key=lead_cost)
+
+
+def _follow(t: Table, cards: list[str], rd: Reading) -> str:
+    trump = t.trump
+    best_seat, best = trick_winner(t.trick, trump)
+    later_opps = [s for s in seats_after(t) if t.is_opponent(s)]
+    voids = t.memory.voids
+
+    def holds_up(c: str) -> bool:
+        """Once on the trick, does this card stay the winner against the opponents still to play?"""
+        if not later_opps:
+            return True
+        s = c[1]
+        st = STRENGTH[c]
+        if any(o > st for o in rd.out[s]) and any(s not in voids[o] for o in later_opps):
+            return False
+        return not any(_ruff_risk(t, rd, s, o, trump) for o in later_opps)
+
+    if not t.is_opponent(best_seat) and best_seat != t.seat and holds_up(best):
+        # the partner's trick is safe: give it points, keeping what wins later
+        return max(cards, key=lambda c: (POINTS[c] - _keep_value(t, rd, c), -STRENGTH[c], c))
+    wins = [c for c in cards if beats(c, best, trump)]
+    sure = [c for c in wins if holds_up(c)]
+    if sure:
+        return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
+    counts = {s: 0 for s in SUITS}
+    for c in t.hand:
+        counts[c[1]] += 1
+    return min(cards, key=lambda c: (POINTS[c] + _keep_value(t, rd, c) + counts[c[1]] * 0.2, STRENGTH[c], c))

@@ -1,0 +1,115 @@
+"""What a Thousand seat remembers of the current round from the public events (and its own view).
+
+``read_round(history, players)`` replays the events since the last ``round_started``: the cards played and
+by whom, the voids each seat showed by not following suit (or not trumping), the cards a seat was shown to
+hold (a declared marriage's partner, the shown talon the declarer took), the cards a seat cannot hold (a
+K or Q led from trick 2 on without declaring), and the marriages the bids prove. Search play-outs keep a
+``Memory`` up to date with ``note_play``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from core.base import Event
+
+
+@dataclass(slots=True)
+class Memory:
+    players: int
+    played: set[str] = field(default_factory=set)  # every card played this round (the open trick too)
+    played_by: dict[str, int] = field(default_factory=dict)
+    voids: list[set[str]] = field(default_factory=list)  # suits each seat has shown it lacks
+    holds: list[set[str]] = field(default_factory=list)  # cards each seat was shown to hold
+    lacks: list[set[str]] = field(default_factory=list)  # cards each seat cannot hold
+    bid_marriage: list[int] = field(default_factory=list)  # marriage value each seat's bid proves (bid - 120)
+    talon: list[str] | None = None  # the taken talon, when it was shown
+    declarer: int | None = None
+    gave_to: list[int] = field(default_factory=list)  # receivers of the declarer's cards so far
+    started: bool = False  # a round_started event was seen
+
+    def __post_init__(self) -> None:
+        n = self.players
+        if not self.voids:
+            self.voids = [set() for _ in range(n)]
+            self.holds = [set() for _ in range(n)]
+            self.lacks = [set() for _ in range(n)]
+            self.bid_marriage = [0] * n
+
+    def fork(self) -> Memory:
+        """A copy for a play-out: only what play-outs change (played cards, voids) is copied."""
+        new = Memory.__new__(Memory)
+        for name in Memory.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.played = set(self.played)
+        new.played_by = dict(self.played_by)
+        new.voids = [set(v) for v in self.voids]
+        return new
+
+    def note_play(self, seat: int, card: str, led: str | None, trump: str | None) -> None:
+        """Remember a card played on a trick whose led suit is ``led`` (None: this card leads)."""
+        self.played.add(card)
+        self.played_by[card] = seat
+        if led is not None and card[1] != led:
+            voids = self.voids[seat]
+            voids.add(led)
+            if trump is not None and card[1] != trump:
+                voids.add(trump)
+
+
+def read_round(history: Sequence[Event], players: int) -> Memory:
+    """The memory of the current round from the public events (those before its start are skipped)."""
+    start = 0
+    for i in range(len(history) - 1, -1, -1):
+        if history[i].type == "round_started":
+            start = i
+            break
+    mem = Memory(players)
+    trick: list[tuple[int, str]] = []
+    trump: str | None = None
+    tricks_done = 0
+    pending_lead: tuple[int, str] | None = None  # a K/Q lead from trick 2 on, until we know if it declared
+    for ev in history[start:]:
+        typ, seat, data = ev.type, ev.seat, ev.data
+        if typ != "marriage" and pending_lead is not None:
+            s, c = pending_lead
+            mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
+            pending_lead = None
+        if typ == "round_started":
+            mem.started = True
+        elif typ == "bid" and seat is not None:
+            mem.bid_marriage[seat] = max(mem.bid_marriage[seat], int(data.get("value", 0)) - 120)
+        elif typ == "bidding_won":
+            mem.declarer = seat
+        elif typ == "talon_shown":
+            mem.talon = list(data.get("cards", []))
+            if seat is not None:
+                mem.holds[seat].update(mem.talon)
+        elif typ == "card_given":
+            mem.gave_to.append(data["to"])
+        elif typ == "card_played" and seat is not None:
+            card = data["card"]
+            led = trick[0][1][1] if trick else None
+            mem.note_play(seat, card, led, trump)
+            for h in mem.holds:
+                h.discard(card)
+            if not trick and tricks_done > 0 and card[0] in "KQ":
+                pending_lead = (seat, card)
+            trick.append((seat, card))
+        elif typ == "marriage" and seat is not None:
+            pending_lead = None
+            trump = data.get("trump", data.get("suit"))
+            if not data.get("ace"):
+                suit = data["suit"]
+                for r in "KQ":
+                    c = r + suit
+                    if c not in mem.played:
+                        mem.holds[seat].add(c)
+        elif typ == "trick_won":
+            trick = []
+            tricks_done += 1
+    if pending_lead is not None:
+        s, c = pending_lead
+        mem.lacks[s].add(("Q" if c[0] == "K" else "K") + c[1])
+    return mem
