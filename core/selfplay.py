@@ -4,9 +4,10 @@ Example: ``python -m core.selfplay --game thousand --players 3 --seats strong,no
 --seed 1``. Seats are levels (``random``, ``easy``, ``normal``, ``strong``), one per seat. Game ``i``
 uses ``first_dealer = i % players``. A readable table comes first; the LAST line is one JSON object:
 ``{"game", "players", "games", "rounds", "seats": [{"level", "wins", "mean_total"}...], "decision_ms":
-{level: {"mean", "p95"}}}`` (Kozel: ``wins`` counts games the seat was not the kozel, plus ``kozel``).
-``--offset`` starts the series at another game number, so long runs can be split into chunks that
-together play exactly the games of one run.
+{level: {"mean", "p95", "max"}}}`` (Kozel: ``wins`` counts games the seat was not the kozel, plus ``kozel``).
+``--cap-ms`` is the wall-time cap of each strong decision (default 300; 0 turns it off, so that a series is
+reproducible). ``--offset`` starts the series at another game number, so long runs can be split into chunks
+that together play exactly the games of one run.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 
 from core import games
 from core.ai.match import MAX_ROUNDS, Tally, play_one
 from core.ai.player import LEVELS
+from core.ai.search import DEFAULT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="table options as a JSON object")
     parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     parser.add_argument("--progress", action="store_true", help="a line per finished game on stderr")
+    parser.add_argument(
+        "--cap-ms", type=float, default=DEFAULT.cap_ms, help="wall-time cap of a strong decision (0: none)"
+    )
     args = parser.parse_args(argv)
 
     levels = [s.strip() for s in args.seats.split(",")]
@@ -44,10 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     rules.check_players(args.players)
     options = json.loads(args.options)
 
+    budget = replace(DEFAULT, cap_ms=args.cap_ms or None)
     tally = Tally(args.game, args.players, levels)
     started = time.perf_counter()
     for i in range(args.offset, args.offset + args.games):
-        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds)
+        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds, budget)
         if args.progress:
             print(f"game {i}: totals {state.totals} winner {state.winner} loser {state.loser}", file=sys.stderr)
     elapsed = time.perf_counter() - started
@@ -63,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         line = f"{s:>4}  {row['level']:<8}{row['wins']:>6}{share:>7.1f}%{row['mean_total']:>12}"
         print(line + (f"{row['kozel']:>7}" if args.game == "kozel" else ""))
     for level, t in summary["decision_ms"].items():
-        print(f"decision time {level:<8} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms")
+        print(f"decision time {level:<8} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms, max {t['max']:.2f} ms")
     print(json.dumps(summary))
     return 0
 
