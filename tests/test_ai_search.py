@@ -10,7 +10,18 @@ import random
 import pytest
 
 from core.ai import player
-from core.ai.search import DEFAULT, NEVER, SEARCH_SHARE, TINY, Budget, Deadline, OutOfTime, in_worlds
+from core.ai.search import (
+    DEFAULT,
+    NEVER,
+    PRUNE_AFTER,
+    SEARCH_SHARE,
+    TINY,
+    Budget,
+    Deadline,
+    OutOfTime,
+    best_of,
+    in_worlds,
+)
 from core.base import Action
 from core.selfplay import main as selfplay_main
 from tests.helpers_ai import positions
@@ -143,3 +154,26 @@ def test_selfplay_takes_a_cap_and_reports_the_slowest_decision(capsys):
     times = summary["decision_ms"]["strong"]
     assert list(times) == ["mean", "p95", "max"] and times["max"] >= times["p95"] >= 0
     assert summary["games"] == 1
+
+
+def test_best_of_drops_a_clearly_worse_candidate_and_gives_its_play_outs_to_the_others():
+    rng = random.Random(1)
+    played = [0, 0, 0]
+
+    def play(noise: float, i: int) -> float:
+        played[i] += 1
+        return (10.0, -20.0, 5.0)[i] + noise * (3 if i == 2 else 1)
+
+    budget = Budget(steps=60, min_worlds=2, max_worlds=40, cap_ms=None)  # 20 worlds of 3 play-outs of length 1
+    best = best_of(3, budget, 1, NEVER, lambda: rng.gauss(0, 5), play)
+    assert best == 0
+    assert played[1] == PRUNE_AFTER  # behind by 30 in every world: out after the first worlds
+    assert played[0] > 20 and sum(played) <= 60  # more worlds for the two close ones, the same budget
+
+
+def test_best_of_without_pruning_plays_every_candidate_in_the_budgets_worlds():
+    played = []
+    budget = Budget(steps=100, min_worlds=2, max_worlds=40, cap_ms=None)
+    best = best_of(4, budget, 5, NEVER, lambda: len(played), lambda w, i: played.append((w, i)) or -i, prune=False)
+    assert best == 0 and len(played) == 4 * 5  # 100 // (4 candidates * 5 actions) = 5 worlds
+    assert best_of(2, budget, 5, Deadline(0.0, FakeClock()), lambda: 0, lambda w, i: 0.0) is None

@@ -11,14 +11,18 @@ the view, so it is reproducible (tests, benchmarks of strength without a clock).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
+W = TypeVar("W")
 
 SEARCH_SHARE = 0.8  # the search stops at this share of the cap
+PRUNE_AFTER = 4  # worlds played before a candidate may leave the race
+PRUNE_Z = 2.5  # standard errors behind the leader that make a candidate leave
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,69 @@ def in_worlds(n_worlds: int, deadline: Deadline, one_world: Callable[[], T]) -> 
         except OutOfTime:
             break
     return out
+
+
+def best_of(
+    k: int,
+    budget: Budget,
+    length: int,
+    deadline: Deadline,
+    sample: Callable[[], W],
+    play: Callable[[W, int], float],
+    prune: bool = True,
+) -> int | None:
+    """The index of the best of ``k`` candidates by their total utility over sampled worlds (None when not one
+    world finished in time).
+
+    ``sample()`` draws one world, ``play(world, i)`` is candidate ``i``'s utility in it. Worlds come one at a
+    time and every candidate still in the race is played in each, so the candidates left are compared on the
+    same worlds. From the ``PRUNE_AFTER``-th world on, a candidate whose mean difference to the leader's, world
+    by world, is below zero by more than ``PRUNE_Z`` standard errors leaves the race. A play-out costs about
+    ``length`` simulated actions; the budget counts only the play-outs played, so the worlds a pruned
+    candidate no longer needs go to the others (between ``min_worlds`` and ``max_worlds`` worlds in all).
+    """
+    alive = list(range(k))
+    rows: list[list[float]] = [[] for _ in range(k)]
+    per = max(1, length)
+    spent = 0
+    worlds = 0
+    while worlds < budget.max_worlds:
+        if worlds >= budget.min_worlds and spent + len(alive) * per > budget.steps:
+            break
+        if deadline.over():
+            break
+        try:
+            world = sample()
+            row = [play(world, i) for i in alive]
+        except OutOfTime:
+            break
+        for i, u in zip(alive, row, strict=True):
+            rows[i].append(u)
+        worlds += 1
+        spent += len(alive) * per
+        if prune and worlds >= PRUNE_AFTER and len(alive) > 1:
+            alive = _survivors(alive, rows)
+    if worlds == 0:
+        return None
+    return max(alive, key=lambda i: (sum(rows[i]), -i))
+
+
+def _survivors(alive: list[int], rows: list[list[float]]) -> list[int]:
+    """The candidates not clearly behind the leader (paired differences over the same worlds)."""
+    leader = max(alive, key=lambda i: (sum(rows[i]), -i))
+    lead = rows[leader]
+    n = len(lead)
+    keep = []
+    for i in alive:
+        if i == leader:
+            keep.append(i)
+            continue
+        diffs = [u - v for u, v in zip(rows[i], lead, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean + PRUNE_Z * math.sqrt(var / n) >= 0:
+            keep.append(i)
+    return keep
 
 
 DEFAULT = Budget()

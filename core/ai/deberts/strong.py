@@ -18,7 +18,7 @@ from core.ai.deberts.determinize import sample_world
 from core.ai.deberts.memory import Memory
 from core.ai.deberts.rollout import clone, play_round, step
 from core.ai.deberts.table import Table
-from core.ai.search import DEFAULT, Budget, Deadline, in_worlds
+from core.ai.search import DEFAULT, Budget, Deadline, best_of
 from core.base import Action
 from core.deberts.state import DebertsState
 
@@ -56,22 +56,20 @@ def decide(
     before = view["totals"]
     length = sum(view["hand_counts"]) + (3 * t.players + 2 if t.phase == "bidding" else 0)
 
-    def one_world() -> list[float]:
+    def sample() -> tuple[DebertsState, float]:
         world = sample_world(view, memory, rng)
         assert world is not None
-        seed = rng.random()
-        row = []
-        for a in cands:
-            s = clone(world)
-            mem = memory.fork()
-            step(s, mem, a)
-            play_round(s, mem, random.Random(seed), deadline)
-            row.append(utility(s, me, before))
-        return row
+        return world, rng.random()
 
-    rows = in_worlds(budget.worlds(len(cands), length), deadline, one_world)
-    if not rows:
+    def play(drawn: tuple[DebertsState, float], i: int) -> float:
+        world, seed = drawn
+        s = clone(world)
+        mem = memory.fork()
+        step(s, mem, cands[i])
+        play_round(s, mem, random.Random(seed), deadline)
+        return utility(s, me, before)
+
+    best = best_of(len(cands), budget, length, deadline, sample, play)
+    if best is None:
         return normal.decide(t, rng)  # not one world finished in time
-    scores = [sum(col) for col in zip(*rows)]
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best]
