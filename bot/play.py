@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from bot.payloads import Payload
 from bot.port import Chat, Message, MessageRef, Press, Unreachable
 from bot.storage import FINISHED, LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
+from core.ai.search import DEFAULT
 from core.base import Action, Event, GameState, MalformedAction
 from core.i18n import normalize, t
 
@@ -451,12 +453,19 @@ class Play:
         """A computer seat's seed: a keyed hash of the table and seat, independent of the deal's seed."""
         return hashlib.blake2b(f"ai:{table_id}:{seat}".encode(), key=self.ai_key, digest_size=8).hexdigest()
 
+    def computer(self: Application, rec: TableRec, seat: int, level: str) -> ComputerPlayer:
+        """A computer seat's player. A strong one searches under the wall-time cap of its budget (300 ms, and
+        never more than the bot's ``think_cap``), so it answers in time; the cap is what makes it anytime."""
+        cap = DEFAULT.cap_ms or 300.0
+        budget = replace(DEFAULT, cap_ms=min(cap, self.think_cap * 1000))
+        return ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat), budget=budget)
+
     async def decide(self: Application, rec: TableRec, live: Live, seat: int, level: str) -> Action:
         """The computer's move, thought out in the thread pool and bounded in wall time."""
         view = live.state.view(seat)
         history = list(live.round_events)
         loop = asyncio.get_running_loop()
-        player = ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat))
+        player = self.computer(rec, seat, level)
         # a strong player searches for long: in another process, so the event loop never waits for the GIL
         if level == "strong":
             await self.warm_think_pool()

@@ -5,13 +5,14 @@ Example: ``python -m core.selfplay --game thousand --players 3 --seats strong,no
 with a ``player`` function (``bench.baseline``: the frozen Thousand normal), one per seat. Game ``i``
 uses ``first_dealer = i % players``. A readable table comes first; the LAST line is one JSON object:
 ``{"game", "players", "games", "rounds", "seats": [{"level", "wins", "mean_total"}...], "decision_ms":
-{level: {"mean", "p95"}}}`` (Thousand also ``"deals"``, rounds whose bidding ended, and ``"no_bid"``, those
-where nobody bid and the first hand played 100; Kozel: ``wins`` counts games the seat was not the kozel,
+{level: {"mean", "p95", "max"}}}`` (Thousand also ``"deals"``, rounds whose bidding ended, and ``"no_bid"``,
+those where nobody bid and the first hand played 100; Kozel: ``wins`` counts games the seat was not the kozel,
 plus ``kozel``).
 The computer seats are seeded from ``--ai-seed`` (their own seed, never the deal's; a fresh random one when
 not given), which the JSON records as ``"ai_seed"`` so that a run can be repeated exactly.
-``--offset`` starts the series at another game number, so long runs can be split into chunks that
-together play exactly the games of one run.
+``--cap-ms`` is the wall-time cap of each strong decision (default 300; 0 turns it off, so that a series is
+reproducible). ``--offset`` starts the series at another game number, so long runs can be split into chunks
+that together play exactly the games of one run.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import json
 import secrets
 import sys
 import time
+from dataclasses import replace
 
 from core import games
 from core.ai.match import MAX_ROUNDS, Tally, play_one
 from core.ai.player import LEVELS
+from core.ai.search import DEFAULT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="table options as a JSON object")
     parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     parser.add_argument("--progress", action="store_true", help="a line per finished game on stderr")
+    parser.add_argument(
+        "--cap-ms", type=float, default=DEFAULT.cap_ms, help="wall-time cap of a strong decision (0: none)"
+    )
     args = parser.parse_args(argv)
 
     levels = [s.strip() for s in args.seats.split(",")]
@@ -52,10 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     options = json.loads(args.options)
 
     ai_seed = args.ai_seed if args.ai_seed is not None else secrets.randbits(32)
+    budget = replace(DEFAULT, cap_ms=args.cap_ms or None)
     tally = Tally(args.game, args.players, levels)
     started = time.perf_counter()
     for i in range(args.offset, args.offset + args.games):
-        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds, ai_seed=ai_seed)
+        state = play_one(args.game, levels, i, args.seed, options, tally, args.max_rounds, budget, ai_seed=ai_seed)
         if args.progress:
             print(f"game {i}: totals {state.totals} winner {state.winner} loser {state.loser}", file=sys.stderr)
     elapsed = time.perf_counter() - started
@@ -77,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     if tally.deals:
         print(f"deals where nobody bid: {tally.no_bid} of {tally.deals} ({100 * tally.no_bid / tally.deals:.1f}%)")
     for level, t in summary["decision_ms"].items():
-        print(f"decision time {level:<{width}} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms")
+        print(f"decision time {level:<{width}} mean {t['mean']:.2f} ms, p95 {t['p95']:.2f} ms, max {t['max']:.2f} ms")
     print(json.dumps(summary))
     return 0
 

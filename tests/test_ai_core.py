@@ -112,7 +112,7 @@ def test_selfplay_command_prints_the_summary_json_on_its_last_line():
         assert s["wins"] + s["kozel"] == 3
     assert sum(s["kozel"] for s in summary["seats"]) == 3
     assert set(summary["decision_ms"]) == {"normal", "random"}
-    assert all(list(t) == ["mean", "p95"] for t in summary["decision_ms"].values())
+    assert all(list(t) == ["mean", "p95", "max"] for t in summary["decision_ms"].values())
 
 
 def test_selfplay_in_process_for_thousand_and_bad_arguments(capsys):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.port import Press, PrivateStart
 from bot.storage import ABANDONED, FINISHED, PLAYING
 from core.records import result_of
@@ -272,7 +274,9 @@ async def test_computer_seeds_are_not_the_deal_seed_and_thinking_is_capped(tmp_p
             assert other.app.ai_seed(rec.id, 1) != seed  # a keyed hash: not computable from the table alone
         finally:
             await other.app.close()
+        assert world.app.computer(rec, 1, "strong").budget.cap_ms == 300  # its search stops in time
         world.app.think_cap = 1e-6  # a strong player that cannot finish in time: the normal level moves
+        assert world.app.computer(rec, 1, "strong").budget.cap_ms == pytest.approx(1e-3)  # never above the bot's
         live = await world.app.live(rec)
         if live.state.to_act == 1:
             action = await world.app.decide(rec, live, 1, "strong")

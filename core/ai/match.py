@@ -96,10 +96,10 @@ class Tally:
 
 def timing(ms: list[float]) -> dict[str, float]:
     if not ms:
-        return {"mean": 0.0, "p95": 0.0}
+        return {"mean": 0.0, "p95": 0.0, "max": 0.0}
     ordered = sorted(ms)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return {"mean": round(sum(ms) / len(ms), 3), "p95": round(p95, 3)}
+    return {"mean": round(sum(ms) / len(ms), 3), "p95": round(p95, 3), "max": round(ordered[-1], 3)}
 
 
 def computer_seeds(ai_seed: int | str, index: int, players: int) -> list[str]:

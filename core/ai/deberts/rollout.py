@@ -12,6 +12,7 @@ from core.ai.deberts import normal
 from core.ai.deberts.cardplay import choose_card
 from core.ai.deberts.memory import Memory
 from core.ai.deberts.table import from_state
+from core.ai.search import NEVER, Deadline
 from core.base import Action
 from core.deberts.play import allowed_cards
 from core.deberts.state import ACTIVE, DebertsState
@@ -54,7 +55,8 @@ def normal_action(state: DebertsState, memory: Memory, rng: random.Random) -> Ac
     return normal.decide(from_state(state, seat, memory, legal), rng)
 
 
-def play_round(state: DebertsState, memory: Memory, rng: random.Random) -> None:
-    """Play the rest of the round (until ``round_over`` or ``game_over``)."""
+def play_round(state: DebertsState, memory: Memory, rng: random.Random, deadline: Deadline = NEVER) -> None:
+    """Play the rest of the round (until ``round_over`` or ``game_over``); ``OutOfTime`` at the deadline."""
     while state.phase in ACTIVE:
+        deadline.check()
         step(state, memory, normal_action(state, memory, rng))

@@ -4,7 +4,8 @@ For each decision (naming trump or passing, the seven swap, every card) it sampl
 everything the seat has seen (``determinize``), tries each legal action in every world, finishes the
 round with the normal policy for all seats, and takes the action with the best average result: the
 seat's score change minus the mean change of the others, plus a bonus or malus when the round ends the
-game. The number of play-outs comes from a budget of simulated actions (reproducible, bounded in time).
+game. The number of play-outs comes from a budget of simulated actions, and the search stops early at the
+deadline of the wall-time cap (``core.ai.search``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from core.ai.deberts.determinize import sample_world
 from core.ai.deberts.memory import Memory
 from core.ai.deberts.rollout import clone, play_round, step
 from core.ai.deberts.table import Table
-from core.ai.search import DEFAULT, Budget
+from core.ai.search import DEFAULT, Budget, Deadline, best_of
 from core.base import Action
 from core.deberts.state import DebertsState
 
@@ -35,7 +36,17 @@ def utility(world: DebertsState, me: int, before: list[int]) -> float:
     return u
 
 
-def decide(view: dict[str, Any], memory: Memory, t: Table, rng: random.Random, budget: Budget = DEFAULT) -> Action:
+def decide(
+    view: dict[str, Any],
+    memory: Memory,
+    t: Table,
+    rng: random.Random,
+    budget: Budget = DEFAULT,
+    deadline: Deadline | None = None,
+) -> Action:
+    """The seat's action; the search stops at ``deadline`` (by default the one of ``budget.cap_ms``, from now)."""
+    if deadline is None:
+        deadline = Deadline.for_cap(budget.cap_ms)
     cands = t.legal
     if len(cands) == 1:
         return cands[0]
@@ -44,17 +55,21 @@ def decide(view: dict[str, Any], memory: Memory, t: Table, rng: random.Random, b
     me = t.seat
     before = view["totals"]
     length = sum(view["hand_counts"]) + (3 * t.players + 2 if t.phase == "bidding" else 0)
-    n_worlds = budget.worlds(len(cands), length)
-    scores = [0.0] * len(cands)
-    for _ in range(n_worlds):
+
+    def sample() -> tuple[DebertsState, float]:
         world = sample_world(view, memory, rng)
         assert world is not None
-        seed = rng.random()
-        for i, a in enumerate(cands):
-            s = clone(world)
-            mem = memory.fork()
-            step(s, mem, a)
-            play_round(s, mem, random.Random(seed))
-            scores[i] += utility(s, me, before)
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+        return world, rng.random()
+
+    def play(drawn: tuple[DebertsState, float], i: int) -> float:
+        world, seed = drawn
+        s = clone(world)
+        mem = memory.fork()
+        step(s, mem, cands[i])
+        play_round(s, mem, random.Random(seed), deadline)
+        return utility(s, me, before)
+
+    best = best_of(len(cands), budget, length, deadline, sample, play)
+    if best is None:
+        return normal.decide(t, rng)  # not one world finished in time
     return cands[best]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from core.ai.kozel import normal
 from core.ai.kozel.memory import Memory
 from core.ai.kozel.table import from_state
+from core.ai.search import NEVER, Deadline
 from core.base import Action
 from core.kozel.play import legal_plays
 from core.kozel.state import KozelState
@@ -34,8 +35,10 @@ def step(state: KozelState, memory: Memory, action: Action) -> None:
             memory.note_knock(ev.seat)  # type: ignore[arg-type]
 
 
-def play_round(state: KozelState, memory: Memory) -> None:
+def play_round(state: KozelState, memory: Memory, deadline: Deadline = NEVER) -> None:
+    """Play the rest of the round; raises ``OutOfTime`` when the search's deadline comes first."""
     while state.phase == "play":
+        deadline.check()
         seat = state.turn
         assert seat is not None
         legal = legal_plays(state, seat)

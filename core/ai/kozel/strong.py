@@ -5,7 +5,8 @@ each legal (tile, end) in every world, finishes the round with the normal policy
 the play with the best average result. The result of a round is the others' mean change of "pain" minus
 its own, where pain is the total plus half the remembered points (they count once an account opens),
 with a malus for becoming the kozel and a bonus when another seat does. The number of play-outs comes
-from a budget of simulated plays (reproducible, bounded in time).
+from a budget of simulated plays, and the search stops early at the deadline of the wall-time cap
+(``core.ai.search``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from core.ai.kozel.determinize import sample_world
 from core.ai.kozel.memory import Memory
 from core.ai.kozel.rollout import clone, play_round, step
 from core.ai.kozel.table import Table
-from core.ai.search import DEFAULT, Budget
+from core.ai.search import DEFAULT, Budget, Deadline, in_worlds
 from core.base import Action
 from core.kozel.state import KozelState
 
@@ -40,24 +41,40 @@ def utility(world: KozelState, me: int, before: list[float]) -> float:
     return u
 
 
-def decide(view: dict[str, Any], memory: Memory, t: Table, rng: random.Random, budget: Budget = DEFAULT) -> Action:
+def decide(
+    view: dict[str, Any],
+    memory: Memory,
+    t: Table,
+    rng: random.Random,
+    budget: Budget = DEFAULT,
+    deadline: Deadline | None = None,
+) -> Action:
+    """The seat's action; the search stops at ``deadline`` (by default the one of ``budget.cap_ms``, from now)."""
+    if deadline is None:
+        deadline = Deadline.for_cap(budget.cap_ms)
     cands = t.legal
     if len(cands) == 1:
         return cands[0]
     if not memory.started or sample_world(view, memory, random.Random(0)) is None:
         return normal.choose(t)
     me = t.seat
-    n_worlds = budget.worlds(len(cands), sum(view["hand_counts"]))
-    scores = [0.0] * len(cands)
-    for _ in range(n_worlds):
+
+    def one_world() -> list[float]:
         world = sample_world(view, memory, rng)
         assert world is not None
         before = [pain(world, s) for s in range(world.players)]
-        for i, a in enumerate(cands):
+        row = []
+        for a in cands:
             s = clone(world)
             mem = memory.fork()
             step(s, mem, a)
-            play_round(s, mem)
-            scores[i] += utility(s, me, before)
+            play_round(s, mem, deadline)
+            row.append(utility(s, me, before))
+        return row
+
+    rows = in_worlds(budget.worlds(len(cands), sum(view["hand_counts"])), deadline, one_world)
+    if not rows:
+        return normal.choose(t)  # not one world finished in time
+    scores = [sum(col) for col in zip(*rows)]
     best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best]

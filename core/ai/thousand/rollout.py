@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from core.ai.search import NEVER, Deadline
 from core.ai.thousand import normal
 from core.ai.thousand.cardplay import choose_card
 from core.ai.thousand.memory import Memory
@@ -49,7 +50,8 @@ def normal_action(state: ThousandState, memory: Memory, rng: random.Random) -> A
     return normal.decide(from_state(state, seat, memory, legal), rng)
 
 
-def play_round(state: ThousandState, memory: Memory, rng: random.Random) -> None:
-    """Play the rest of the round (until ``round_over`` or ``game_over``)."""
+def play_round(state: ThousandState, memory: Memory, rng: random.Random, deadline: Deadline = NEVER) -> None:
+    """Play the rest of the round (until ``round_over`` or ``game_over``); ``OutOfTime`` at the deadline."""
     while state.phase in PLAY_PHASES:
+        deadline.check()
         step(state, memory, normal_action(state, memory, rng))

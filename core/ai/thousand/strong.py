@@ -4,7 +4,8 @@ For each decision it samples worlds consistent with everything the seat has seen
 each candidate action in every world and finishes the round with the normal policy for all seats, then
 takes the action with the best average result. The result of a round is the seat's score change minus
 the mean change of the others, plus a bonus or malus when the round ends the game. The number of
-play-outs is fixed by a budget of simulated actions (reproducible, and bounded in time):
+play-outs is fixed by a budget of simulated actions, and the search stops early at the deadline of the
+wall-time cap (``core.ai.search``), deciding on the worlds it finished:
 
 - play: every legal card (and conceding before the first lead) is tried in the same worlds;
 - bidding: raising to the lowest bid, played as the declarer at that contract, against passing and
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from core.ai.search import DEFAULT, Budget
+from core.ai.search import DEFAULT, Budget, Deadline, in_worlds
 from core.ai.thousand import normal
 from core.ai.thousand.determinize import sample_world
 from core.ai.thousand.memory import Memory
@@ -31,7 +32,17 @@ from core.thousand.state import ThousandState
 GAME_END = 400  # utility of winning the game (minus for another seat winning)
 
 
-def decide(view: dict[str, Any], memory: Memory, t: Table, rng: random.Random, budget: Budget = DEFAULT) -> Action:
+def decide(
+    view: dict[str, Any],
+    memory: Memory,
+    t: Table,
+    rng: random.Random,
+    budget: Budget = DEFAULT,
+    deadline: Deadline | None = None,
+) -> Action:
+    """The seat's action; the search stops at ``deadline`` (by default the one of ``budget.cap_ms``, from now)."""
+    if deadline is None:
+        deadline = Deadline.for_cap(budget.cap_ms)
     by_type: dict[str, list[Action]] = {}
     for a in t.legal:
         by_type.setdefault(a.type, []).append(a)
@@ -40,16 +51,17 @@ def decide(view: dict[str, Any], memory: Memory, t: Table, rng: random.Random, b
     if not memory.started or sample_world(view, memory, random.Random(0)) is None:
         return normal.decide(t, rng)  # without the round's events the hidden cards cannot be placed
     phase = t.phase
+    found: Action | None = None
     if phase == "play":
         cands = by_type.get("play", []) + by_type.get("concede", [])
-        return _best(view, memory, cands, rng, budget)
-    if phase == "bidding" and "bid" in by_type and "pass" in by_type and not t.barrel[t.seat]:
-        return _bid(view, memory, t, by_type, rng, budget)
-    if phase == "give":
-        return _give(view, memory, t, by_type, rng, budget)
-    if phase == "contract" and not t.barrel[t.seat]:
-        return _contract(view, memory, t, by_type, rng, budget)
-    return normal.decide(t, rng)
+        found = _best(view, memory, cands, rng, budget, deadline)
+    elif phase == "bidding" and "bid" in by_type and "pass" in by_type and not t.barrel[t.seat]:
+        found = _bid(view, memory, t, by_type, rng, budget, deadline)
+    elif phase == "give":
+        found = _give(view, memory, t, by_type, rng, budget, deadline)
+    elif phase == "contract" and not t.barrel[t.seat]:
+        found = _contract(view, memory, t, by_type, rng, budget, deadline)
+    return found if found is not None else normal.decide(t, rng)  # None: not one world finished in time
 
 
 def utility(world: ThousandState, me: int, before: list[int]) -> float:
@@ -62,43 +74,47 @@ def utility(world: ThousandState, me: int, before: list[int]) -> float:
     return u
 
 
-def _play_out(world: ThousandState, memory: Memory, actions: list[Action], rng: random.Random) -> ThousandState:
+def _play_out(
+    world: ThousandState, memory: Memory, actions: list[Action], rng: random.Random, deadline: Deadline
+) -> ThousandState:
     s = clone(world)
     mem = memory.fork()
     for a in actions:
         step(s, mem, a)
-    play_round(s, mem, rng)
+    play_round(s, mem, rng, deadline)
     return s
 
 
-def _best(view: dict[str, Any], memory: Memory, cands: list[Action], rng: random.Random, budget: Budget) -> Action:
+def _best(
+    view: dict[str, Any], memory: Memory, cands: list[Action], rng: random.Random, budget: Budget, deadline: Deadline
+) -> Action | None:
     """Flat Monte Carlo: every candidate in the same sampled worlds."""
     if len(cands) == 1:
         return cands[0]
     me = view["seat"]
     before = view["totals"]
-    length = sum(view["hand_counts"])
-    n_worlds = budget.worlds(len(cands), length)
-    scores = [0.0] * len(cands)
-    for _ in range(n_worlds):
+
+    def one_world() -> list[float]:
         world = sample_world(view, memory, rng)
         assert world is not None
         seed = rng.random()
-        for i, a in enumerate(cands):
-            end = _play_out(world, memory, [a], random.Random(seed))
-            scores[i] += utility(end, me, before)
+        return [utility(_play_out(world, memory, [a], random.Random(seed), deadline), me, before) for a in cands]
+
+    rows = in_worlds(budget.worlds(len(cands), sum(view["hand_counts"])), deadline, one_world)
+    if not rows:
+        return None
+    scores = [sum(col) for col in zip(*rows)]
     best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best]
 
 
-def _bid(view, memory, t, by_type, rng, budget) -> Action:  # noqa: ANN001
+def _bid(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # noqa: ANN001
     """Bid the lowest value when playing it as the declarer beats passing, in the same worlds."""
     me = t.seat
     low = by_type["bid"][0]
     before = view["totals"]
-    n_worlds = budget.worlds(2, sum(view["hand_counts"]) + 8)
-    diff = 0.0
-    for _ in range(n_worlds):
+
+    def one_world() -> float:
         world = sample_world(view, memory, rng)
         assert world is not None
         seed = rng.random()
@@ -110,23 +126,27 @@ def _bid(view, memory, t, by_type, rng, budget) -> Action:  # noqa: ANN001
             seat = declare.to_act
             opts = [a for a in declare.legal_actions(seat) if a.type == "pass"]  # type: ignore[arg-type]
             step(declare, mem, opts[0] if opts else declare.legal_actions(seat)[0])  # type: ignore[arg-type]
-        _declare_round(declare, mem, me, random.Random(seed))
-        passed = _play_out(world, memory, [by_type["pass"][0]], random.Random(seed))
-        diff += utility(declare, me, before) - utility(passed, me, before)
-    return low if diff > 0 else by_type["pass"][0]
+        _declare_round(declare, mem, me, random.Random(seed), deadline)
+        passed = _play_out(world, memory, [by_type["pass"][0]], random.Random(seed), deadline)
+        return utility(declare, me, before) - utility(passed, me, before)
+
+    diffs = in_worlds(budget.worlds(2, sum(view["hand_counts"]) + 8), deadline, one_world)
+    if not diffs:
+        return None
+    return low if sum(diffs) > 0 else by_type["pass"][0]
 
 
-def _declare_round(world: ThousandState, mem: Memory, me: int, rng: random.Random) -> None:
+def _declare_round(world: ThousandState, mem: Memory, me: int, rng: random.Random, deadline: Deadline) -> None:
     """Finish a round in which ``me`` declares: normal talon choice and gives, the bid as the contract."""
     while world.phase in ("talon", "give"):
         a = normal_action(world, mem, rng)
         step(world, mem, a)
     if world.phase == "contract":
         step(world, mem, Action(me, "contract", value=world.bid))
-    play_round(world, mem, rng)
+    play_round(world, mem, rng, deadline)
 
 
-def _give(view, memory, t, by_type, rng, budget) -> Action:  # noqa: ANN001
+def _give(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # noqa: ANN001
     """Try the normal player's few best sets of cards to give; the best set's costliest card goes first."""
     gives = by_type["give"]
     receivers = sorted({a.to for a in gives})
@@ -140,38 +160,47 @@ def _give(view, memory, t, by_type, rng, budget) -> Action:  # noqa: ANN001
         return plans[0][0]
     me = t.seat
     before = view["totals"]
-    n_worlds = budget.worlds(len(plans), sum(view["hand_counts"]))
-    totals = [0.0] * len(plans)
-    for _ in range(n_worlds):
+
+    def one_world() -> list[float]:
         world = sample_world(view, memory, rng)
         assert world is not None
         seed = rng.random()
-        for i, plan in enumerate(plans):
+        row = []
+        for plan in plans:
             s = clone(world)
             mem = memory.fork()
             for a in plan:
                 step(s, mem, a)
-            _declare_round(s, mem, me, random.Random(seed))
-            totals[i] += utility(s, me, before)
+            _declare_round(s, mem, me, random.Random(seed), deadline)
+            row.append(utility(s, me, before))
+        return row
+
+    rows = in_worlds(budget.worlds(len(plans), sum(view["hand_counts"])), deadline, one_world)
+    if not rows:
+        return None
+    totals = [sum(col) for col in zip(*rows)]
     best = max(range(len(plans)), key=lambda i: (totals[i], -i))
     return plans[best][0]
 
 
-def _contract(view, memory, t, by_type, rng, budget) -> Action:  # noqa: ANN001
+def _contract(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # noqa: ANN001
     """One play-out per world at the bid; each contract value is judged by how often the points reach it."""
     me = t.seat
     values = by_type["contract"]
     n = t.players
-    n_worlds = budget.worlds(1, sum(view["hand_counts"]))
-    points = []
-    others = []
-    for _ in range(n_worlds):
+
+    def one_world() -> tuple[int, float]:
         world = sample_world(view, memory, rng)
         assert world is not None
-        end = _play_out(world, memory, [values[0]], random.Random(rng.random()))
+        end = _play_out(world, memory, [values[0]], random.Random(rng.random()), deadline)
         row = end.history[-1]
-        points.append(row["points"][me])
-        others.append(sum(row["scores"][s] for s in range(n) if s != me) / (n - 1))
+        return row["points"][me], sum(row["scores"][s] for s in range(n) if s != me) / (n - 1)
+
+    rows = in_worlds(budget.worlds(1, sum(view["hand_counts"])), deadline, one_world)
+    if not rows:
+        return None
+    points = [p for p, _o in rows]
+    others = [o for _p, o in rows]
     golden = 2 if view["golden"] else 1
 
     def worth(v: int) -> float:
