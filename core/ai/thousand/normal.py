@@ -133,9 +133,10 @@ def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     scored = []
     masks = masks_of(hand)
     players, ace_marriage = t.players, t.options.ace_marriage
+    penalty = {c: give_penalty(c, unseen) for c in pool}
     for combo in combinations(sorted(pool), count):
         mean, _ = expected_of(without(masks, combo), "final", players, ace_marriage)
-        scored.append((mean - sum(give_penalty(c, unseen) for c in combo), combo))
+        scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
 
