@@ -97,13 +97,30 @@ def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = Fal
     return expected_of(masks_of(hand), stage, players, ace_marriage)
 
 
+# (stage, 2 or 3 players, ace_marriage) -> {tuple of the hand's masks: (mean, spread)}: a seat evaluates the
+# same hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
+_KNOWN: dict[tuple[str, int, bool], dict[tuple[int, ...], tuple[float, float]]] = {}
+_KNOWN_MAX = 20_000  # hands remembered per model before the memory starts afresh
+
+
 def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
-    """``expected`` of the hand given by its ``masks_of``."""
-    coef, intercept, spread = MODELS[(stage, 2 if players == 2 else 3)]
-    a0, a1, a2, a3, a4, a5, a6 = coef
-    x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
-    # the terms summed left to right as sum() would, written out because it runs for every give considered
-    return intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6), spread
+    """``expected`` of the hand given by its ``masks_of`` (the same numbers whether remembered or computed)."""
+    model = (stage, 2 if players == 2 else 3, ace_marriage)
+    known = _KNOWN.get(model)
+    if known is None:
+        known = _KNOWN[model] = {}
+    key = tuple(masks)
+    result = known.get(key)
+    if result is None:
+        if len(known) >= _KNOWN_MAX:
+            known.clear()
+        coef, intercept, spread = MODELS[model[:2]]
+        a0, a1, a2, a3, a4, a5, a6 = coef
+        x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
+        # the terms summed left to right as sum() would
+        mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
+        result = known[key] = (mean, spread)
+    return result
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

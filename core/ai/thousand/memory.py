@@ -122,8 +122,7 @@ class RoundReader:
                 card = ev.data["card"]
                 mem.note_play(seat, card, trick[0][1][1] if trick else None, trump)  # type: ignore[arg-type]
                 for h in mem.holds:
-                    if card in h:
-                        h.discard(card)
+                    h.discard(card)
                 if not trick and self.tricks_done > 0 and card[0] in "KQ":
                     pending_lead = (seat, card)  # type: ignore[assignment]
                 trick.append((seat, card))  # type: ignore[arg-type]

@@ -33,6 +33,9 @@ MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of w
 
 def decide(t: Table, rng: random.Random) -> Action:
     legal = t.legal
+    if t.phase == "play":  # (the most frequent decision, sorted out at once: no redeal is legal while playing)
+        card = choose_card(t, [a.card for a in legal if a.type == "play"])  # type: ignore[misc]
+        return Action(t.seat, "play", card=card)
     by_type: dict[str, list[Action]] = {}
     for a in legal:
         by_type.setdefault(a.type, []).append(a)
