@@ -11,6 +11,7 @@ model before the talon (the bidding) and one for the final hand after the gives 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from core.cards import SUITS
 from core.thousand.cards import MARRIAGE, POINTS
@@ -121,6 +122,28 @@ def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool =
         mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
         result = known[key] = (mean, spread)
     return result
+
+
+def means_without(
+    masks: list[int], removals: Iterator[tuple[str, ...]], stage: str, players: int, ace_marriage: bool = False
+) -> list[tuple[float, tuple[str, ...]]]:
+    """``(expected_of(without(masks, cards), ...)[0], cards)`` for every ``cards`` of ``removals`` (the gives)."""
+    model = (stage, 2 if players == 2 else 3, ace_marriage)
+    known = _KNOWN.get(model)
+    if known is None:
+        known = _KNOWN[model] = {}
+    out = []
+    bits = _BIT
+    for cards in removals:
+        m = list(masks)
+        for c in cards:
+            i, bit = bits[c]
+            m[i] &= ~bit
+        result = known.get(tuple(m))
+        if result is None:
+            result = expected_of(m, stage, players, ace_marriage)
+        out.append((result[0], cards))
+    return out
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -15,7 +15,7 @@ import random
 from itertools import combinations
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, expected_of, masks_of, without
+from core.ai.thousand.estimate import chance, expected, masks_of, means_without
 from core.ai.thousand.table import Table
 from core.base import Action
 from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
@@ -137,8 +137,7 @@ def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     masks = masks_of(hand)
     players, ace_marriage = t.players, t.options.ace_marriage
     penalty = {c: give_penalty(c, unseen) for c in pool}
-    for combo in combinations(sorted(pool), count):
-        mean, _ = expected_of(without(masks, combo), "final", players, ace_marriage)
+    for mean, combo in means_without(masks, combinations(sorted(pool), count), "final", players, ace_marriage):
         scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
