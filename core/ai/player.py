@@ -122,7 +122,7 @@ class ComputerPlayer:
                 reader = cached[1]
                 reader.feed(history, fed)
                 self._reading[0] = (history, reader, history[-1])
-                memory = reader.memory()
+                memory = reader.mem if reader.pending_lead is None else reader.memory()
             else:
                 memory = self._read(history, state.players)
         else:

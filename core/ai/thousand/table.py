@@ -8,6 +8,7 @@ it hides nothing from anyone). Both give the policies the same fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from core.ai.thousand.memory import Memory
@@ -98,7 +99,8 @@ def from_view(view: dict[str, Any], memory: Memory, legal: list[Action]) -> Tabl
 
 def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Table:
     """A sampled world's table for one seat (search play-outs)."""
-    mp = state.marriage_points
+    # round_points: card points plus declared marriages (``marriage_points`` only when there are marriages)
+    round_points = list(map(add, state.card_pts, state.marriage_points)) if state.marriages else list(state.card_pts)
     # positional, in the order of the fields (a self-play decision makes one per action)
     return Table(
         seat,
@@ -115,7 +117,7 @@ def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Ta
         state.trump,
         state.trick,
         state.tricks_done,
-        [p + m for p, m in zip(state.card_pts, mp)],  # round_points
+        round_points,
         state.tricks_taken,
         state.totals,
         state.barrel,
