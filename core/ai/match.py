@@ -141,6 +141,10 @@ def play_one(
     game_seed = seed * 1_000_003 + index
     seeds = computer_seeds(ai_seed, index, n)
     seats = [seat_player(game, lv, seeds[s], budget) for s, lv in enumerate(levels)]
+    from_state = [isinstance(c, ComputerPlayer) and c.reads_state for c in seats]
+    readers = [c for c, fs in zip(seats, from_state, strict=True) if fs]
+    if readers:
+        readers[0].share_reading(readers[1:])  # the public events are read once, not once per seat
     state = rules.new_game(n, options, seed=game_seed, first_dealer=index % n, start=False)
     history: list[Event] = []
     rounds = 0
@@ -157,16 +161,17 @@ def play_one(
         seat = state.to_act
         assert seat is not None
         computer = seats[seat]
-        from_state = isinstance(computer, ComputerPlayer) and computer.reads_state
-        view = None if from_state else state.view(seat)  # built outside the decision's time, as a bot does
-        start = time.perf_counter()
-        if from_state:
+        if tally is None and from_state[seat]:  # nothing is timed: the decision alone
             action = computer.decide_in_game(state, history)  # = decide(state.view(seat), history)
         else:
-            action = computer.decide(view, history)
-        elapsed = (time.perf_counter() - start) * 1000
-        if tally is not None:
-            tally.times[levels[seat]].append(elapsed)
+            view = None if from_state[seat] else state.view(seat)  # built outside the decision's time, as a bot does
+            start = time.perf_counter()
+            if from_state[seat]:
+                action = computer.decide_in_game(state, history)
+            else:
+                action = computer.decide(view, history)
+            if tally is not None:
+                tally.times[levels[seat]].append((time.perf_counter() - start) * 1000)
         history.extend(state.apply_in_place(action))
     if tally is not None:
         tally.note_round(history)

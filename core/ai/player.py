@@ -45,7 +45,9 @@ class ComputerPlayer:
         self.level = level
         self.seed = seed
         self.budget = budget
-        self._reading: tuple | None = None  # decide_in_game: (history list, its reader, last event read)
+        # decide_in_game: [(history list, its reader, last event read)], a box seats of one game may share
+        self._reading: list[tuple | None] = [None]
+        self._reads_state = (game, level) in _FROM_STATE
         if level != "random":
             self._memory = _role(game, "memory")
             self._table = _role(game, "table")
@@ -95,7 +97,7 @@ class ComputerPlayer:
     @property
     def reads_state(self) -> bool:
         """Does ``decide_in_game`` decide without building the view (Thousand easy and normal)?"""
-        return (self.game, self.level) in _FROM_STATE
+        return self._reads_state
 
     def decide_in_game(self, state: GameState, history: Sequence[Event]) -> Action:
         """Self-play: exactly ``decide(state.view(state.to_act), history)``, faster where a policy allows.
@@ -107,16 +109,25 @@ class ComputerPlayer:
         the view. ``core.ai.match`` plays its games through here; a test checks both ways give the same games.
         """
         seat = state.to_act
-        if (self.game, self.level) not in _FROM_STATE or seat is None:
+        if not self._reads_state or seat is None:
             return self.decide(state.view(seat), history)
         legal = state.legal_actions(seat)
         if len(legal) <= 1:
             return self.decide(state.view(seat), history) if not legal else legal[0]
         events = len(history)
-        rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
-        action = self._policy.decide(
-            self._table.from_state(state, seat, self._read(history, state.players), legal), rng
-        )
+        rng = _Deferred(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
+        cached = self._reading[0]  # ``_read``'s most frequent case written out: the same history, a few events more
+        if cached is not None and cached[0] is history and events > (fed := cached[1].fed) > 0:
+            if history[fed - 1] is cached[2] and cached[1].mem.players == state.players:
+                reader = cached[1]
+                reader.feed(history, fed)
+                self._reading[0] = (history, reader, history[-1])
+                memory = reader.mem if reader.pending_lead is None else reader.memory()
+            else:
+                memory = self._read(history, state.players)
+        else:
+            memory = self._read(history, state.players)
+        action = self._policy.decide(self._table.from_state(state, seat, memory, legal), rng)
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
@@ -127,13 +138,15 @@ class ComputerPlayer:
         A cache that cannot change a decision: it goes on only while ``history`` is the same list as last
         time and has only grown (self-play appends each action's events; a new round gets a new list).
         """
-        cached = self._reading
+        box = self._reading
+        cached = box[0]
         if cached is not None and cached[0] is history:
             reader = cached[1]
             fed = reader.fed
-            if len(history) >= fed and (fed == 0 or history[fed - 1] is cached[2]):
-                reader.feed(history, fed)
-                self._reading = (history, reader, history[-1] if history else None)
+            if len(history) >= fed and (fed == 0 or history[fed - 1] is cached[2]) and reader.mem.players == players:
+                if len(history) > fed:
+                    reader.feed(history, fed)
+                    box[0] = (history, reader, history[-1])
                 return reader.memory()
         reader = self._memory.RoundReader(players)
         start = 0
@@ -142,8 +155,19 @@ class ComputerPlayer:
                 start = i
                 break
         reader.feed(history, start)
-        self._reading = (history, reader, history[-1] if history else None)
+        box[0] = (history, reader, history[-1] if history else None)
         return reader.memory()
+
+    def share_reading(self, others: Sequence[Any]) -> None:
+        """Let the other computer seats of this game (same game, reading from the state) use this seat's reader.
+
+        The round's memory holds only public events, the same for every seat, so the seats of one self-play
+        game read each event once instead of once per seat; each seat still gets exactly
+        ``memory.read_round(history, players)`` (``_read`` goes on only while the history list only grew).
+        """
+        for other in others:
+            if isinstance(other, ComputerPlayer) and other.game == self.game and other.reads_state:
+                other._reading = self._reading
 
 
 # (game, level) whose policy reads ``table.from_state`` exactly as ``table.from_view`` (``decide_in_game``)
@@ -167,6 +191,23 @@ def decision_key(seed: int | str, game: str, level: str, view: dict[str, Any], e
 def decision_rng(seed: int | str, game: str, level: str, view: dict[str, Any], events: int) -> random.Random:
     """A generator that depends only on the seed, the level, the seat's view and how many events it saw."""
     return random.Random(decision_key(seed, game, level, view, events))
+
+
+class _Deferred:
+    """``random.Random(key())`` made on the first use of any of its methods (``decide_in_game``).
+
+    Cheaper to make than ``LazyRandom`` (no generator is allocated, nor seeded from the system's entropy, for
+    a decision that draws nothing); every method is the seeded generator's own, so the numbers are the same.
+    """
+
+    def __init__(self, key: Callable[[], str]) -> None:
+        self._key = key
+
+    def __getattr__(self, name: str) -> Any:  # only for names not set on the instance: Random's methods
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self._rng = random.Random(self._key())
+        return getattr(rng, name)
 
 
 class LazyRandom(random.Random):

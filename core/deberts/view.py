@@ -61,6 +61,7 @@ from core.deberts.cards import sort_hand
 from core.deberts.combinations import public_runs
 from core.deberts.engine import DebertsEngine
 from core.deberts.scoring import transfers
+from core.viewparts import sheet_rows
 
 
 def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
@@ -82,7 +83,7 @@ def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
         "hand": None if seat is None else sort_hand(state.hands[seat], state.trump),
         "hand_counts": [len(h) for h in state.hands],
         "legal": [] if seat is None else [a.to_json() for a in state.legal_actions(seat)],
-        "score_sheet": json.loads(json.dumps(state.sheet)),
+        "score_sheet": sheet_rows(state, state.sheet, _row),  # shared finished rows: read-only (core/viewparts.py)
         "options": dict(vars(state.opts)),
         "finished": state.finished,
         "winner": state.winner_seat,
@@ -133,3 +134,7 @@ def round_breakdown(state: DebertsEngine) -> dict[str, Any] | None:
         **transfers(row, wta),
         "scores": list(row["scores"]),
     }
+
+
+def _row(r: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(r))

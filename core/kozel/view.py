@@ -58,6 +58,7 @@ from typing import Any
 from core.kozel.chain import line
 from core.kozel.engine import KozelEngine
 from core.kozel.play import legal_plays, playable
+from core.viewparts import options_dict, sheet_rows
 
 
 def build_view(state: KozelEngine, seat: int | None) -> dict[str, Any]:
@@ -76,8 +77,8 @@ def build_view(state: KozelEngine, seat: int | None) -> dict[str, Any]:
         "hand": list(state.hands[seat]) if own else None,
         "hand_counts": [len(h) for h in state.hands],
         "legal": [a.to_json() for a in legal_plays(state, seat)] if own else [],
-        "score_sheet": [{k: list(v) if isinstance(v, list) else v for k, v in r.items()} for r in state.sheet],
-        "options": state.options.to_dict(),
+        "score_sheet": sheet_rows(state, state.sheet, _row),  # shared finished rows: read-only (core/viewparts.py)
+        "options": options_dict(state.options),
         "finished": state.finished,
         "winner": None,
         "loser": state.loser,
@@ -95,3 +96,7 @@ def build_view(state: KozelEngine, seat: int | None) -> dict[str, Any]:
         "revealed": None if state.revealed is None else [list(h) for h in state.revealed],
         "rating": None if state.rating is None else list(state.rating),
     }
+
+
+def _row(r: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, list) else v for k, v in r.items()}

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.thousand.engine import ThousandEngine
+from core.viewparts import options_dict, sheet_rows
 
 
 def view_of(st: ThousandEngine, seat: int | None) -> dict[str, Any]:
@@ -57,8 +58,8 @@ def view_of(st: ThousandEngine, seat: int | None) -> dict[str, Any]:
         "hand": hand,
         "hand_counts": [len(h) for h in st.hands] if in_round else [0] * n,
         "legal": legal,
-        "score_sheet": [_row(r) for r in st.history],
-        "options": st.options.to_dict(),
+        "score_sheet": sheet_rows(st, st.history, _row),  # shared finished rows: read-only (core/viewparts.py)
+        "options": options_dict(st.options),
         "finished": st.finished,
         "winner": st.winner,
         "loser": None,

@@ -10,11 +10,14 @@ throws its cheapest card otherwise. In Thousand the defenders are partners again
 
 from __future__ import annotations
 
+from core.ai.thousand.memory import CARD_BIT
 from core.ai.thousand.table import Table
 from core.cards import SUITS
-from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, marriages_in
+from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
 
-_SUIT_CARDS = {s: [(c, STRENGTH[c]) for c in DECK if c[1] == s] for s in SUITS}  # per suit: (card, strength)
+# a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
+_OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
+_HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -47,10 +50,14 @@ class Reading:
 
     def __init__(self, t: Table) -> None:
         hand = t.hand
-        gone = t.memory.played.union(hand)
-        out = {s: [st for c, st in cards if c not in gone] for s, cards in _SUIT_CARDS.items()}
-        self.out = out
-        self.highest = {s: max(v, default=-1) for s, v in out.items()}  # the strongest card still out per suit
+        gone = t.memory.played_bits
+        for c in hand:
+            gone |= CARD_BIT[c]
+        out_s, out_c, out_d, out_h = ~gone & 63, ~gone >> 6 & 63, ~gone >> 12 & 63, ~gone >> 18 & 63
+        # per suit, the strengths of the cards still out (shared tuples: read-only)
+        self.out = {"S": _OUT[out_s], "C": _OUT[out_c], "D": _OUT[out_d], "H": _OUT[out_h]}
+        # the strongest card still out per suit
+        self.highest = {"S": _HIGHEST[out_s], "C": _HIGHEST[out_c], "D": _HIGHEST[out_d], "H": _HIGHEST[out_h]}
         self.msuits = marriages_in(hand)
         self.mcards = {r + s for s in self.msuits for r in "KQ"}
 

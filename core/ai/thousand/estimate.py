@@ -11,6 +11,7 @@ model before the talon (the bidding) and one for the final hand after the gives 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from core.cards import SUITS
 from core.thousand.cards import MARRIAGE, POINTS
@@ -97,13 +98,52 @@ def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = Fal
     return expected_of(masks_of(hand), stage, players, ace_marriage)
 
 
+# (stage, 2 or 3 players, ace_marriage) -> {tuple of the hand's masks: (mean, spread)}: a seat evaluates the
+# same hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
+_KNOWN: dict[tuple[str, int, bool], dict[tuple[int, ...], tuple[float, float]]] = {}
+_KNOWN_MAX = 20_000  # hands remembered per model before the memory starts afresh
+
+
 def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
-    """``expected`` of the hand given by its ``masks_of``."""
-    coef, intercept, spread = MODELS[(stage, 2 if players == 2 else 3)]
-    a0, a1, a2, a3, a4, a5, a6 = coef
-    x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
-    # the terms summed left to right as sum() would, written out because it runs for every give considered
-    return intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6), spread
+    """``expected`` of the hand given by its ``masks_of`` (the same numbers whether remembered or computed)."""
+    model = (stage, 2 if players == 2 else 3, ace_marriage)
+    known = _KNOWN.get(model)
+    if known is None:
+        known = _KNOWN[model] = {}
+    key = tuple(masks)
+    result = known.get(key)
+    if result is None:
+        if len(known) >= _KNOWN_MAX:
+            known.clear()
+        coef, intercept, spread = MODELS[model[:2]]
+        a0, a1, a2, a3, a4, a5, a6 = coef
+        x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
+        # the terms summed left to right as sum() would
+        mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
+        result = known[key] = (mean, spread)
+    return result
+
+
+def means_without(
+    masks: list[int], removals: Iterator[tuple[str, ...]], stage: str, players: int, ace_marriage: bool = False
+) -> list[tuple[float, tuple[str, ...]]]:
+    """``(expected_of(without(masks, cards), ...)[0], cards)`` for every ``cards`` of ``removals`` (the gives)."""
+    model = (stage, 2 if players == 2 else 3, ace_marriage)
+    known = _KNOWN.get(model)
+    if known is None:
+        known = _KNOWN[model] = {}
+    out = []
+    bits = _BIT
+    for cards in removals:
+        m = list(masks)
+        for c in cards:
+            i, bit = bits[c]
+            m[i] &= ~bit
+        result = known.get(tuple(m))
+        if result is None:
+            result = expected_of(m, stage, players, ace_marriage)
+        out.append((result[0], cards))
+    return out
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -13,12 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.base import Event
+from core.cards import SUITS
+from core.thousand.cards import DECK, STRENGTH
+
+# card -> its bit in a 24-bit set of cards: 6 bits per suit (SUITS order), bit k of a suit = strength k
+CARD_BIT = {c: 1 << (6 * SUITS.index(c[1]) + STRENGTH[c]) for c in DECK}
 
 
 @dataclass(slots=True)
 class Memory:
     players: int
-    played: set[str] = field(default_factory=set)  # every card played this round (the open trick too)
+    played: set[str] = field(default_factory=set)  # every card played this round (open trick too): see note_play
     played_by: dict[str, int] = field(default_factory=dict)
     voids: list[set[str]] = field(default_factory=list)  # suits each seat has shown it lacks
     holds: list[set[str]] = field(default_factory=list)  # cards each seat was shown to hold
@@ -28,9 +33,14 @@ class Memory:
     declarer: int | None = None
     gave_to: list[int] = field(default_factory=list)  # receivers of the declarer's cards so far
     started: bool = False  # a round_started event was seen
+    played_bits: int = 0  # ``played`` as a set of ``CARD_BIT``s (kept by ``note_play``)
 
     def __post_init__(self) -> None:
         n = self.players
+        if self.played:
+            self.played_bits = 0
+            for c in self.played:
+                self.played_bits |= CARD_BIT[c]
         if not self.voids:
             self.voids = [set() for _ in range(n)]
             self.holds = [set() for _ in range(n)]
@@ -50,6 +60,7 @@ class Memory:
     def note_play(self, seat: int, card: str, led: str | None, trump: str | None) -> None:
         """Remember a card played on a trick whose led suit is ``led`` (None: this card leads)."""
         self.played.add(card)
+        self.played_bits |= CARD_BIT[card]
         self.played_by[card] = seat
         if led is not None and card[1] != led:
             voids = self.voids[seat]
@@ -111,8 +122,7 @@ class RoundReader:
                 card = ev.data["card"]
                 mem.note_play(seat, card, trick[0][1][1] if trick else None, trump)  # type: ignore[arg-type]
                 for h in mem.holds:
-                    if card in h:
-                        h.discard(card)
+                    h.discard(card)
                 if not trick and self.tricks_done > 0 and card[0] in "KQ":
                     pending_lead = (seat, card)  # type: ignore[assignment]
                 trick.append((seat, card))  # type: ignore[arg-type]

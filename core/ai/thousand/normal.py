@@ -15,7 +15,7 @@ import random
 from itertools import combinations
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, expected_of, masks_of, without
+from core.ai.thousand.estimate import chance, expected, masks_of, means_without
 from core.ai.thousand.table import Table
 from core.base import Action
 from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
@@ -33,6 +33,9 @@ MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of w
 
 def decide(t: Table, rng: random.Random) -> Action:
     legal = t.legal
+    if t.phase == "play":  # (the most frequent decision, sorted out at once: no redeal is legal while playing)
+        card = choose_card(t, [a.card for a in legal if a.type == "play"])  # type: ignore[misc]
+        return Action(t.seat, "play", card=card)
     by_type: dict[str, list[Action]] = {}
     for a in legal:
         by_type.setdefault(a.type, []).append(a)
@@ -133,9 +136,9 @@ def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     scored = []
     masks = masks_of(hand)
     players, ace_marriage = t.players, t.options.ace_marriage
-    for combo in combinations(sorted(pool), count):
-        mean, _ = expected_of(without(masks, combo), "final", players, ace_marriage)
-        scored.append((mean - sum(give_penalty(c, unseen) for c in combo), combo))
+    penalty = {c: give_penalty(c, unseen) for c in pool}
+    for mean, combo in means_without(masks, combinations(sorted(pool), count), "final", players, ace_marriage):
+        scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
 

@@ -8,6 +8,7 @@ it hides nothing from anyone). Both give the policies the same fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from core.ai.thousand.memory import Memory
@@ -98,29 +99,31 @@ def from_view(view: dict[str, Any], memory: Memory, legal: list[Action]) -> Tabl
 
 def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Table:
     """A sampled world's table for one seat (search play-outs)."""
-    mp = state.marriage_points
+    # round_points: card points plus declared marriages (``marriage_points`` only when there are marriages)
+    round_points = list(map(add, state.card_pts, state.marriage_points)) if state.marriages else list(state.card_pts)
+    # positional, in the order of the fields (a self-play decision makes one per action)
     return Table(
-        seat=seat,
-        players=state.players,
-        phase=state.phase,
-        hand=state.hands[seat],
-        legal=legal,
-        active=state.active,
-        first_hand=state.first_hand,
-        declarer=state.declarer,
-        bid=state.bid,
-        bids=state.bids,
-        contract=state.contract,
-        trump=state.trump,
-        trick=state.trick,
-        tricks_done=state.tricks_done,
-        round_points=[state.card_pts[s] + mp[s] for s in range(state.players)],
-        tricks_taken=state.tricks_taken,
-        totals=state.totals,
-        barrel=state.barrel,
-        barrel_attempts=state.barrel_attempts,
-        bolts=state.bolts,
-        options=state.options,
-        memory=memory,
-        talons=[],
+        seat,
+        state.players,
+        state.phase,
+        state.hands[seat],
+        legal,
+        state.active,
+        state.first_hand,
+        state.declarer,
+        state.bid,
+        state.bids,
+        state.contract,
+        state.trump,
+        state.trick,
+        state.tricks_done,
+        round_points,
+        state.tricks_taken,
+        state.totals,
+        state.barrel,
+        state.barrel_attempts,
+        state.bolts,
+        state.options,
+        memory,
+        [],  # talons
     )
