@@ -161,17 +161,14 @@ def play_one(
         seat = state.to_act
         assert seat is not None
         computer = seats[seat]
-        if tally is None and from_state[seat]:  # nothing is timed: the decision alone
+        view = None if from_state[seat] else state.view(seat)  # built outside the decision's time, as a bot does
+        start = time.perf_counter() if tally is not None else 0.0
+        if from_state[seat]:
             action = computer.decide_in_game(state, history)  # = decide(state.view(seat), history)
         else:
-            view = None if from_state[seat] else state.view(seat)  # built outside the decision's time, as a bot does
-            start = time.perf_counter()
-            if from_state[seat]:
-                action = computer.decide_in_game(state, history)
-            else:
-                action = computer.decide(view, history)
-            if tally is not None:
-                tally.times[levels[seat]].append((time.perf_counter() - start) * 1000)
+            action = computer.decide(view, history)
+        if tally is not None:
+            tally.times[levels[seat]].append((time.perf_counter() - start) * 1000)
         history.extend(state.apply_in_place(action))
     if tally is not None:
         tally.note_round(history)

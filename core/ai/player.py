@@ -115,18 +115,8 @@ class ComputerPlayer:
         if len(legal) <= 1:
             return self.decide(state.view(seat), history) if not legal else legal[0]
         events = len(history)
-        rng = _Deferred(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
-        cached = self._reading[0]  # ``_read``'s most frequent case written out: the same history, a few events more
-        if cached is not None and cached[0] is history and events > (fed := cached[1].fed) > 0:
-            if history[fed - 1] is cached[2] and cached[1].mem.players == state.players:
-                reader = cached[1]
-                reader.feed(history, fed)
-                self._reading[0] = (history, reader, history[-1])
-                memory = reader.mem if reader.pending_lead is None else reader.memory()
-            else:
-                memory = self._read(history, state.players)
-        else:
-            memory = self._read(history, state.players)
+        rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
+        memory = self._read(history, state.players)
         action = self._policy.decide(self._table.from_state(state, seat, memory, legal), rng)
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
@@ -193,11 +183,10 @@ def decision_rng(seed: int | str, game: str, level: str, view: dict[str, Any], e
     return random.Random(decision_key(seed, game, level, view, events))
 
 
-class _Deferred:
-    """``random.Random(key())`` made on the first use of any of its methods (``decide_in_game``).
-
-    Cheaper to make than ``LazyRandom`` (no generator is allocated, nor seeded from the system's entropy, for
-    a decision that draws nothing); every method is the seeded generator's own, so the numbers are the same.
+class LazyRandom:
+    """``random.Random(key())`` made on the first use of any of its methods: a decision that draws nothing
+    allocates no generator and computes no digest; every method is the seeded generator's own, so the numbers
+    are the same.
     """
 
     def __init__(self, key: Callable[[], str]) -> None:
@@ -208,44 +197,6 @@ class _Deferred:
         if rng is None:
             rng = self._rng = random.Random(self._key())
         return getattr(rng, name)
-
-
-class LazyRandom(random.Random):
-    """``random.Random(key())`` seeded on its first draw: a decision that draws nothing skips the digest.
-
-    Every draw of ``random.Random`` goes through ``random()`` or ``getrandbits()``, so seeding there gives
-    exactly the numbers of ``random.Random(key())``.
-    """
-
-    def __init__(self, key: Callable[[], str]) -> None:
-        # random.Random.__init__ would seed now; the key is made when a number is drawn
-        self._args: Callable[[], str] | None = key
-        self.gauss_next = None
-
-    def _start(self) -> None:
-        key = self._args
-        if key is not None:
-            self._args = None
-            super().seed(key())
-
-    def random(self) -> float:
-        if self._args is not None:
-            self._start()
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        if self._args is not None:
-            self._start()
-        return super().getrandbits(k)
-
-    def getstate(self) -> tuple:
-        if self._args is not None:
-            self._start()
-        return super().getstate()
-
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        self._args = None
-        super().seed(a, version)
 
 
 def player(game: str, level: str, seed: int | str = 0, budget: Budget = DEFAULT) -> ComputerPlayer:
