@@ -19,7 +19,7 @@ from core.ai.kozel.determinize import sample_world
 from core.ai.kozel.memory import Memory
 from core.ai.kozel.rollout import clone, play_round, step
 from core.ai.kozel.table import Table
-from core.ai.search import DEFAULT, Budget, Deadline, in_worlds
+from core.ai.search import DEFAULT, Budget, Deadline, best_of
 from core.base import Action
 from core.kozel.state import KozelState
 
@@ -59,22 +59,20 @@ def decide(
         return normal.choose(t)
     me = t.seat
 
-    def one_world() -> list[float]:
+    def sample() -> tuple[KozelState, list[float]]:
         world = sample_world(view, memory, rng)
         assert world is not None
-        before = [pain(world, s) for s in range(world.players)]
-        row = []
-        for a in cands:
-            s = clone(world)
-            mem = memory.fork()
-            step(s, mem, a)
-            play_round(s, mem, deadline)
-            row.append(utility(s, me, before))
-        return row
+        return world, [pain(world, s) for s in range(world.players)]
 
-    rows = in_worlds(budget.worlds(len(cands), sum(view["hand_counts"])), deadline, one_world)
-    if not rows:
+    def play(drawn: tuple[KozelState, list[float]], i: int) -> float:
+        world, before = drawn
+        s = clone(world)
+        mem = memory.fork()
+        step(s, mem, cands[i])
+        play_round(s, mem, deadline)
+        return utility(s, me, before)
+
+    best = best_of(len(cands), budget, sum(view["hand_counts"]), deadline, sample, play, prune=False)
+    if best is None:
         return normal.choose(t)  # not one world finished in time
-    scores = [sum(col) for col in zip(*rows)]
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best]

@@ -17,9 +17,10 @@ wall-time cap (``core.ai.search``), deciding on the worlds it finished:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from core.ai.search import DEFAULT, Budget, Deadline, in_worlds
+from core.ai.search import DEFAULT, Budget, Deadline, best_of, in_worlds
 from core.ai.thousand import normal
 from core.ai.thousand.determinize import sample_world
 from core.ai.thousand.memory import Memory
@@ -94,18 +95,24 @@ def _best(
     me = view["seat"]
     before = view["totals"]
 
-    def one_world() -> list[float]:
+    def play(drawn: tuple[ThousandState, float], i: int) -> float:
+        world, seed = drawn
+        return utility(_play_out(world, memory, [cands[i]], random.Random(seed), deadline), me, before)
+
+    length = sum(view["hand_counts"])
+    best = best_of(len(cands), budget, length, deadline, _sampler(view, memory, rng), play, prune=False)
+    return None if best is None else cands[best]
+
+
+def _sampler(view: dict[str, Any], memory: Memory, rng: random.Random) -> Callable[[], tuple[ThousandState, float]]:
+    """Draws a world consistent with the view and the seed of the play-outs in it."""
+
+    def sample() -> tuple[ThousandState, float]:
         world = sample_world(view, memory, rng)
         assert world is not None
-        seed = rng.random()
-        return [utility(_play_out(world, memory, [a], random.Random(seed), deadline), me, before) for a in cands]
+        return world, rng.random()
 
-    rows = in_worlds(budget.worlds(len(cands), sum(view["hand_counts"])), deadline, one_world)
-    if not rows:
-        return None
-    scores = [sum(col) for col in zip(*rows)]
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
-    return cands[best]
+    return sample
 
 
 def _bid(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # noqa: ANN001
@@ -161,26 +168,18 @@ def _give(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # 
     me = t.seat
     before = view["totals"]
 
-    def one_world() -> list[float]:
-        world = sample_world(view, memory, rng)
-        assert world is not None
-        seed = rng.random()
-        row = []
-        for plan in plans:
-            s = clone(world)
-            mem = memory.fork()
-            for a in plan:
-                step(s, mem, a)
-            _declare_round(s, mem, me, random.Random(seed), deadline)
-            row.append(utility(s, me, before))
-        return row
+    def play(drawn: tuple[ThousandState, float], i: int) -> float:
+        world, seed = drawn
+        s = clone(world)
+        mem = memory.fork()
+        for a in plans[i]:
+            step(s, mem, a)
+        _declare_round(s, mem, me, random.Random(seed), deadline)
+        return utility(s, me, before)
 
-    rows = in_worlds(budget.worlds(len(plans), sum(view["hand_counts"])), deadline, one_world)
-    if not rows:
-        return None
-    totals = [sum(col) for col in zip(*rows)]
-    best = max(range(len(plans)), key=lambda i: (totals[i], -i))
-    return plans[best][0]
+    length = sum(view["hand_counts"])
+    best = best_of(len(plans), budget, length, deadline, _sampler(view, memory, rng), play, prune=False)
+    return None if best is None else plans[best][0]
 
 
 def _contract(view, memory, t, by_type, rng, budget, deadline) -> Action | None:  # noqa: ANN001
