@@ -6,22 +6,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 
 from bot.storage import ABANDONED, FINISHED, Conflict, InvalidInput, NotFound, SeatSpec, StopVotes, Storage
 from bot.storage.models import StopVote, Table
 from tests import storage_support
-from tests.storage_support import play, setup_table
+from tests.storage_support import play, setup_table, vote_rows
 
 db_url = storage_support.db_url
 storage = storage_support.storage
-
-
-async def _rows(st: Storage, table_id: int) -> int:
-    """Vote rows the database holds for the table, whoever cast them."""
-    async with st.engine.connect() as conn:
-        stmt = select(func.count()).select_from(StopVote).where(StopVote.table_id == table_id)
-        return (await conn.execute(stmt)).scalar_one()
 
 
 async def test_a_repeated_vote_counts_once(storage: Storage):
@@ -30,7 +23,7 @@ async def test_a_repeated_vote_counts_once(storage: Storage):
     first = await storage.vote_stop(table.id, bob)
     assert first == StopVotes((bob,), 3) and not first.majority
     assert await storage.vote_stop(table.id, bob) == first  # the same player again, or a redelivered update
-    assert await _rows(storage, table.id) == 1
+    assert await vote_rows(storage, table.id) == 1
     both = await storage.vote_stop(table.id, cid)
     assert both == StopVotes(tuple(sorted((bob, cid))), 3) and both.majority
 
@@ -42,7 +35,7 @@ async def test_votes_are_shared_by_workers_and_counted_one_after_another(db_url:
         ann, bob = table.seats[0].user_id, table.seats[1].user_id
         # the same vote reaching two workers at once: stored once, neither fails
         same = await asyncio.gather(one.vote_stop(table.id, bob), two.vote_stop(table.id, bob))
-        assert [v.voters for v in same] == [(bob,), (bob,)] and await _rows(one, table.id) == 1
+        assert [v.voters for v in same] == [(bob,), (bob,)] and await vote_rows(one, table.id) == 1
         # two more tables' worth of races: two players voting at once on two workers; exactly the later one
         # sees both votes, so the majority is never missed
         for n in range(3):
@@ -78,10 +71,10 @@ async def test_only_present_players_count(storage: Storage):
     await storage.vote_stop(table.id, bob)
     await storage.vote_stop(table.id, cid)
     await storage.update_seat(table.id, 1, taken_over=True)  # Bob leaves: the computer plays for him
-    assert await _rows(storage, table.id) == 1
+    assert await vote_rows(storage, table.id) == 1
     with pytest.raises(InvalidInput) as err:
         await storage.vote_stop(table.id, bob)
-    assert err.value.code == "not_seated" and await _rows(storage, table.id) == 1
+    assert err.value.code == "not_seated" and await vote_rows(storage, table.id) == 1
     assert await storage.vote_stop(table.id, dan) == StopVotes(tuple(sorted((cid, dan))), 3)
     await storage.update_seat(table.id, 1, taken_over=False)  # back at the table: his old vote stays forgotten
     assert (await storage.vote_stop(table.id, dan)).voters == tuple(sorted((cid, dan)))
@@ -125,25 +118,25 @@ async def test_a_lobby_leaver_loses_the_vote(storage: Storage):
     await storage.vote_stop(table.id, users[2].id)
     table = await storage.update_lobby(table.id, table.lobby_rev, seats=seats[:2])
     assert await storage.vote_stop(table.id, users[1].id) == StopVotes((users[1].id,), 2)
-    assert await _rows(storage, table.id) == 1
+    assert await vote_rows(storage, table.id) == 1
 
 
 async def test_votes_are_gone_when_the_table_stops(storage: Storage):
     finished, state = await setup_table(storage, "kozel", 2, seed="votes-end")
     await storage.vote_stop(finished.id, finished.seats[1].user_id)
     finished, _ = await play(storage, finished, state)
-    assert finished.status == FINISHED and await _rows(storage, finished.id) == 0
+    assert finished.status == FINISHED and await vote_rows(storage, finished.id) == 0
     with pytest.raises(Conflict):
         await storage.vote_stop(finished.id, finished.seats[1].user_id)
-    assert await _rows(storage, finished.id) == 0
+    assert await vote_rows(storage, finished.id) == 0
 
     stopped, _ = await setup_table(storage, "kozel", 3, chat="-301")
     await storage.vote_stop(stopped.id, stopped.seats[1].user_id)
     assert (await storage.abandon_table(stopped.id)).status == ABANDONED
-    assert await _rows(storage, stopped.id) == 0
+    assert await vote_rows(storage, stopped.id) == 0
 
     deleted, _ = await setup_table(storage, "kozel", 3, chat="-302")
     await storage.vote_stop(deleted.id, deleted.seats[2].user_id)
     async with storage._write() as conn:  # a table removed by hand takes its votes with it (ON DELETE CASCADE)
         await conn.execute(delete(Table).where(Table.id == deleted.id))
-    assert await _rows(storage, deleted.id) == 0
+    assert await vote_rows(storage, deleted.id) == 0
