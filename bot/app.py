@@ -80,7 +80,6 @@ class Application(Lobby, Play, Info):
         self._timer_task: asyncio.Task[None] | None = None
         self._invited: set[tuple[int, int]] = set()
         self._pending: dict[int, set[int]] = {}
-        self._votes: dict[int, set[int]] = {}
         self._chats: dict[int, ChatRec] = {}
         self._chat_keys: dict[tuple[str, str, str | None], int] = {}
         self._users: dict[tuple[str, str], UserRec] = {}

@@ -408,23 +408,20 @@ class Lobby:
         return t(lang, "You have left the table.")
 
     async def stop_table(self: Application, rec: TableRec, user: UserRec, lang: str) -> str:
-        humans = {s.user_id for s in rec.seats if s.user_id is not None}
         if rec.host_user_id != user.id:
-            if user.id not in humans:
+            if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
                 raise Notice(t(lang, "Only the host or the players can stop the game."))
-            votes = self._votes.setdefault(rec.id, set())
-            votes.add(user.id)
-            if len(votes) * 2 <= len(humans):
+            votes = await self.storage.vote_stop(rec.id, user.id)
+            if not votes.majority:
                 return t(
                     lang,
                     "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
                     name=user.name,
-                    votes=len(votes),
-                    players=len(humans),
+                    votes=len(votes.voters),
+                    players=votes.players,
                 )
         was_playing = rec.status == PLAYING
         rec = await self.storage.abandon_table(rec.id)
-        self._votes.pop(rec.id, None)
         chat = await self.chat_by_id(rec.chat_id)
         if was_playing:
             await self.refresh_table(rec)

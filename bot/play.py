@@ -210,8 +210,6 @@ class Play:
             nxt = new.to_act
             if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
                 self.kick(stored.id)
-        else:
-            self._votes.pop(stored.id, None)
         return stored
 
     async def final_results(self: Application, rec: TableRec, state: GameState, taken: dict[int, bool]):

@@ -1,4 +1,5 @@
-"""Shared set-up for the chat application tests: a real SQLite file, the fake port, users and a clock."""
+"""Shared set-up for the chat application tests: a real SQLite file (or a given database), the fake port, users
+and a clock."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class World:
     clock: Clock
     chat: Chat
     path: Path
+    url: str
     users: dict[str, FakeUser] = field(default_factory=dict)
 
     def user(self, name: str, language: str | None = "en") -> FakeUser:
@@ -61,27 +63,32 @@ class World:
         return next(s for s in reversed(self.group()) if s.message.image_name == "table.jpg")
 
 
-async def make_world(path: Path, *, clock: Clock | None = None, lang: str = "en") -> World:
-    storage = await Storage.open(f"sqlite+aiosqlite:///{path}")
+async def make_world(path: Path, *, clock: Clock | None = None, lang: str = "en", url: str | None = None) -> World:
+    """A started application over the SQLite file ``path`` (or the database at ``url``) and the fake port."""
+    url = url or f"sqlite+aiosqlite:///{path}"
     clock = clock or Clock()
-    app = Application(storage, clock=clock, computer_pause=0, tick_interval=0, think_cap=30)
     port = FakePort()
+    app = await worker(url, port, clock)
+    chat = Chat(port.platform, "g1", None, "Kitchen table", lang)
+    return World(app, port, clock, chat, path, url)
+
+
+async def worker(url: str, port: FakePort, clock: Clock) -> Application:
+    """One started bot worker over the database at ``url``, sending through ``port``."""
+    storage = await Storage.open(url)
+    app = Application(storage, clock=clock, computer_pause=0, tick_interval=0, think_cap=30)
     app.attach(port)
     await app.start()
-    chat = Chat(port.platform, "g1", None, "Kitchen table", lang)
-    return World(app, port, clock, chat, path)
+    return app
 
 
 async def reopen(world: World) -> World:
-    """A restart: a new application object over the same database file (the platform stays)."""
+    """A restart: a new application object over the same database (the platform stays)."""
     await world.app.close()
-    storage = await Storage.open(f"sqlite+aiosqlite:///{world.path}")
-    app = Application(storage, clock=world.clock, computer_pause=0, tick_interval=0, think_cap=30)
-    app.attach(world.port)
+    app = await worker(world.url, world.port, world.clock)
     for u in world.users.values():
         u.app = app
     world.app = app
-    await app.start()
     return world
 
 

@@ -185,5 +185,16 @@ async def play(
     return table, state
 
 
+async def vote_rows(st: Storage, table_id: int) -> int:
+    """The votes to stop the database holds for a table, whoever cast them and whether they count."""
+    from sqlalchemy import func, select
+
+    from bot.storage.models import StopVote
+
+    async with st.engine.connect() as conn:
+        stmt = select(func.count()).select_from(StopVote).where(StopVote.table_id == table_id)
+        return (await conn.execute(stmt)).scalar_one()
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)

@@ -1,5 +1,5 @@
 """Migrations: up from an empty database; up from the previous revision holding a game in play, losing nothing;
-the migrated schema is exactly the models; ``python -m bot migrate``."""
+the migrated schema is exactly the models; 0003 down and up again; ``python -m bot migrate``."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
 
 from bot.storage import FINISHED, Storage
-from bot.storage.migrate import current_revision, head_revision, upgrade
+from bot.storage.migrate import alembic_config, current_revision, head_revision, upgrade
 from bot.storage.models import Base
 from tests import storage_support
 from tests.storage_support import play, setup_table
@@ -24,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 async def test_upgrade_from_empty_gives_exactly_the_models(db_url: str):
     st = await Storage.open(db_url)
     try:
-        assert await current_revision(st.engine) == head_revision() == "0002"
+        assert await current_revision(st.engine) == head_revision() == "0003"
         async with st.engine.connect() as conn:
             diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
         assert diff == []
         await st.migrate()  # a second run (another worker starting) changes nothing
-        assert await current_revision(st.engine) == "0002"
+        assert await current_revision(st.engine) == "0003"
     finally:
         await st.close()
 
@@ -48,7 +50,7 @@ async def test_upgrade_from_the_previous_revision_keeps_a_game_in_play(db_url: s
 
     st = await Storage.open(db_url)  # migrates to the newest revision on opening
     try:
-        assert await current_revision(st.engine) == "0002"
+        assert await current_revision(st.engine) == "0003"
         loaded = await st.table(table.id)
         assert loaded.state == state.to_json() and loaded.version == 15 and loaded.message_ref == {"message_id": 12}
         assert loaded.seats == table.seats
@@ -60,6 +62,30 @@ async def test_upgrade_from_the_previous_revision_keeps_a_game_in_play(db_url: s
         await st.close()
 
 
+async def test_stop_votes_go_down_and_come_back(db_url: str):
+    """0003 downgrades to 0002 (the votes table goes, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _ = await setup_table(st, "thousand", 3, seed="mig-3")
+        await st.vote_stop(table.id, table.seats[1].user_id)
+        async with st._write() as conn:
+            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0002"))
+        assert await current_revision(st.engine) == "0002"
+        async with st.engine.connect() as conn:
+            assert "stop_votes" not in await conn.run_sync(lambda c: inspect(c).get_table_names())
+        await st.migrate()
+        assert (await st.table(table.id)).version == 0
+        assert (await st.vote_stop(table.id, table.seats[2].user_id)).voters == (table.seats[2].user_id,)
+    finally:
+        await st.close()
+
+
+def _alembic(sync_conn, action: str, revision: str) -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = sync_conn
+    getattr(command, action)(cfg, revision)
+
+
 def test_python_m_bot_migrate(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["DATA_DIR"] = str(tmp_path / "data")
@@ -67,5 +93,5 @@ def test_python_m_bot_migrate(tmp_path: Path):
         [sys.executable, "-m", "bot", "migrate"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert "database migrated to revision 0002" in out.stdout
+    assert "database migrated to revision 0003" in out.stdout
     assert (tmp_path / "data" / "bot.sqlite3").is_file()

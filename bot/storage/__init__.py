@@ -1,4 +1,4 @@
-"""Storage of users, chats, tables, seats, the move log, results and ratings (SQLite or PostgreSQL).
+"""Storage of users, chats, tables, seats, the move log, results, ratings and votes to stop (SQLite or PostgreSQL).
 
 The only package with SQL. The application uses ``Storage`` and the frozen values and typed errors below;
 ``docs/storage.md`` describes the API.
@@ -23,6 +23,7 @@ from bot.storage.values import (
     ResultSpec,
     SeatRec,
     SeatSpec,
+    StopVotes,
     TableRec,
     UserRec,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "ResultSpec",
     "SeatRec",
     "SeatSpec",
+    "StopVotes",
     "Storage",
     "StorageError",
     "TableBusy",

@@ -1,4 +1,5 @@
-"""SQLAlchemy 2 models of everything the bot keeps: users, chats, tables, seats, the move log, results, ratings.
+"""SQLAlchemy 2 models of everything the bot keeps: users, chats, tables, seats, the move log, results, ratings
+and the votes to stop a table.
 
 Used only inside ``bot.storage`` (queries and migrations); callers get the frozen values of ``values.py``.
 Times are stored as naive UTC and handed out timezone-aware. A table's state is stored as canonical JSON
@@ -173,3 +174,13 @@ class Rating(Base):
     points: Mapped[int] = mapped_column(Integer)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class StopVote(Base):
+    """A player's vote to stop an open table (revision 0003); gone when the table stops being played."""
+
+    __tablename__ = "stop_votes"
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -23,7 +23,7 @@ from bot.storage import integrity, stats
 from bot.storage.engine import WRITE_OPTION, create_engine, resolve_url
 from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, StorageError, TableBusy
 from bot.storage.migrate import upgrade
-from bot.storage.models import Chat, Move, Rating, Result, Seat, Table, User
+from bot.storage.models import Chat, Move, Rating, Result, Seat, StopVote, Table, User
 from bot.storage.values import (
     ABANDONED,
     COMPUTER_LEVELS,
@@ -40,6 +40,7 @@ from bot.storage.values import (
     ResultSpec,
     SeatRec,
     SeatSpec,
+    StopVotes,
     TableRec,
     UserRec,
 )
@@ -53,6 +54,7 @@ S = Seat.__table__
 M = Move.__table__
 R = Result.__table__
 RT = Rating.__table__
+V = StopVote.__table__
 
 # every column of a table row but the (large) state text
 T_META = [c for c in T.c if c.name != "state"]
@@ -522,6 +524,7 @@ class Storage:
                 raise Conflict(f"table {table_id} changed meanwhile", "out_of_date")
             if seats is not None:
                 await self._write_seats(conn, table_id, seats)
+                await self._drop_absent_votes(conn, table_id)
         return await self.table(table_id)
 
     async def start_table(
@@ -659,8 +662,11 @@ class Storage:
             if seat_updates:
                 for s, fields in seat_updates.items():
                     await self._update_seat(conn, table_id, s, fields)
+                if any(fields.get("taken_over") for fields in seat_updates.values()):
+                    await self._drop_absent_votes(conn, table_id)
             if results is not None:
                 await self._write_results(conn, row, results, now)
+                await conn.execute(delete(V).where(V.c.table_id == table_id))
             seats = (await self._seats_of(conn, [table_id]))[table_id]
         return self._table_rec(row, seats, state, None)
 
@@ -736,6 +742,8 @@ class Storage:
             if (await conn.execute(select(T.c.id).where(T.c.id == table_id))).first() is None:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             await self._update_seat(conn, table_id, seat, fields)
+            if taken_over:
+                await self._drop_absent_votes(conn, table_id)
         return await self.table(table_id)
 
     async def set_message_ref(self, table_id: int, ref: dict[str, Any] | None) -> None:
@@ -810,7 +818,40 @@ class Storage:
                 if row is None:
                     raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
                 raise Conflict(f"table {table_id} is {row.status}", "wrong_status", status=row.status)
+            await conn.execute(delete(V).where(V.c.table_id == table_id))
         return await self.table(table_id)
+
+    # ---- votes to stop --------------------------------------------------------------------------
+    @staticmethod
+    def _present(table_id: int) -> Any:
+        """The user ids of the table's present players: seated people whose seat the computer has not taken."""
+        return select(S.c.user_id).where(S.c.table_id == table_id, S.c.user_id.is_not(None), S.c.taken_over.is_(False))
+
+    async def _drop_absent_votes(self, conn: AsyncConnection, table_id: int) -> None:
+        """Forget the votes of players who have left (a lobby seat given up, a seat taken over by the computer)."""
+        await conn.execute(delete(V).where(V.c.table_id == table_id, V.c.user_id.not_in(self._present(table_id))))
+
+    async def vote_stop(self, table_id: int, user_id: int) -> StopVotes:
+        """Record a present player's vote to stop an open table (once: a repeated vote changes nothing) and
+        return the votes now standing. ``Conflict`` when the table is no longer open, ``InvalidInput``
+        (``not_seated``) when the user is not a present player, ``NotFound`` when there is no such table.
+
+        The table's row is locked first (PostgreSQL ``FOR UPDATE``; SQLite's write transaction is exclusive), so
+        votes on one table are counted one after another: two at once cannot each miss the other's."""
+        lock = select(T.c.status).where(T.c.id == table_id).with_for_update()
+        async with self._write() as conn:
+            row = (await conn.execute(lock)).first()
+            if row is None:
+                raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
+            if row.status not in OPEN_STATUSES:
+                raise Conflict(f"table {table_id} is {row.status}", "wrong_status", status=row.status)
+            present = set((await conn.execute(self._present(table_id))).scalars())
+            if user_id not in present:
+                raise InvalidInput(f"user {user_id} does not play at table {table_id}", "not_seated", user_id=user_id)
+            vote = self._insert(V).values(table_id=table_id, user_id=user_id, at=_now())
+            await conn.execute(vote.on_conflict_do_nothing(index_elements=[V.c.table_id, V.c.user_id]))
+            voters = set((await conn.execute(select(V.c.user_id).where(V.c.table_id == table_id))).scalars())
+        return StopVotes(tuple(sorted(voters & present)), len(present))
 
     async def moves(self, table_id: int) -> list[MoveRec]:
         """The table's move log in order."""

@@ -102,6 +102,21 @@ class MoveRec:
 
 
 @dataclass(frozen=True, slots=True)
+class StopVotes:
+    """The votes to stop a table: who of its present players voted, and how many present players it has.
+
+    Present players are the seated people whose seat the computer has not taken over."""
+
+    voters: tuple[int, ...]
+    players: int
+
+    @property
+    def majority(self) -> bool:
+        """More than half of the present players voted."""
+        return len(self.voters) * 2 > self.players
+
+
+@dataclass(frozen=True, slots=True)
 class ResultSpec:
     """One seat's outcome of a finished game, written by ``commit_move(..., results=[...])``.
 

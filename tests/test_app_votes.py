@@ -1,0 +1,89 @@
+"""Stopping a game by vote through the application, on a real SQLite file and a real PostgreSQL database: the
+votes are in the database, so they survive a restart and count across workers; a repeated vote counts once, a
+player who left is not counted, and nothing is left behind when the table stops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.port import Command
+from bot.storage import ABANDONED, FINISHED, PLAYING
+from tests import storage_support
+from tests.app_support import World, db_path, make_world, open_table, play_to_end, reopen, worker
+from tests.storage_support import vote_rows
+
+db_url = storage_support.db_url
+
+
+def _wants(name: str, votes: int, players: int) -> str:
+    return f"{name} wants to stop the game: {votes} of {players} players agree (more than half needed)."
+
+
+async def _stop(world: World, name: str) -> str:
+    await world.user(name).say(world.chat, "stop")
+    return world.group()[-1].text
+
+
+async def _status(world: World) -> str:
+    return (await world.app.storage.table(1)).status
+
+
+async def test_a_vote_survives_a_restart(tmp_path: Path, db_url: str):
+    world = await make_world(db_path(tmp_path), url=db_url)
+    try:
+        await open_table(world, "thousand", ["Ann", "Bob", "Cid"], [], 3)
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 3)
+        world = await reopen(world)
+        assert await _status(world) == PLAYING
+        assert await _stop(world, "Cid") == "The table is closed; nobody is rated for a stopped game."
+        assert await _status(world) == ABANDONED and await vote_rows(world.app.storage, 1) == 0
+    finally:
+        await world.app.close()
+
+
+async def test_votes_through_two_workers_reach_the_majority(tmp_path: Path, db_url: str):
+    world = await make_world(db_path(tmp_path), url=db_url)
+    second = await worker(world.url, world.port, world.clock)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob", "Cid", "Dan"], [], 4)
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 4)
+        await second.command(Command(world.user("Cid").user, world.chat, "stop"))
+        assert world.group()[-1].text == _wants("Cid", 2, 4)
+        await second.command(Command(world.user("Bob").user, world.chat, "stop"))  # redelivered to the other one
+        assert world.group()[-1].text == _wants("Bob", 2, 4)
+        assert await _stop(world, "Dan") == "The table is closed; nobody is rated for a stopped game."
+        assert (await second.storage.table(1)).status == ABANDONED
+    finally:
+        await second.close()
+        await world.app.close()
+
+
+async def test_a_repeated_vote_counts_once_and_a_leaver_not_at_all(tmp_path: Path, db_url: str):
+    world = await make_world(db_path(tmp_path), url=db_url)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob", "Cid", "Dan"], [], 4)
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 4)
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 4)
+        assert await _stop(world, "Cid") == _wants("Cid", 2, 4)
+        await world.user("Cid").say(world.chat, "leave")  # the computer plays for Cid now
+        assert await _stop(world, "Cid") == "Only the host or the players can stop the game."
+        # Cid's vote went with him: counted, it would make 2 of the 3 players left
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 3)
+        assert await _status(world) == PLAYING
+        assert await _stop(world, "Dan") == "The table is closed; nobody is rated for a stopped game."
+        await world.app.idle()
+        assert await _status(world) == ABANDONED
+    finally:
+        await world.app.close()
+
+
+async def test_no_vote_is_left_when_the_game_ends(tmp_path: Path, db_url: str):
+    world = await make_world(db_path(tmp_path), url=db_url)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 2)
+        assert await vote_rows(world.app.storage, 1) == 1
+        await play_to_end(world, ["Ann", "Bob"], 1)
+        assert await _status(world) == FINISHED and await vote_rows(world.app.storage, 1) == 0
+    finally:
+        await world.app.close()
