@@ -27,6 +27,7 @@ FALL = 120.0  # what a rival loses when he falls off the barrel because this sea
 STOP_BARREL = 30.0  # worth of keeping a rival on the barrel from playing for the game
 BOLT_RISK = 12.0  # worth of declaring (a declarer rarely goes without a trick) with two bolts already
 FLOOR_RISK = 40.0  # cost of a failure that sinks the total below the bidding floor (times its chance)
+OVERCALL = 30.0  # more worth needed to overcall the first hand's forced opening of 100 (tuned as PASS_WORTH)
 OPEN_SURE = 0.65  # the first hand opens above 100 at values it makes at least this often
 MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of which this hand has no card
 
@@ -110,6 +111,8 @@ def bid(t: Table, by_type: dict[str, list[Action]]) -> Action:
         sure = [a for a in bids if chance(mean, spread, a.value) >= OPEN_SURE]  # type: ignore[arg-type]
         return sure[-1] if sure else lowest
     value = worth(t, v, mean, spread)
+    if v == 105 and t.bids[t.first_hand] == 100 and t.totals[me] + v < BARREL:
+        value -= OVERCALL  # the first hand had to open: passing lets a weak opener play his 100
     if rival_on_barrel_bidding(t):
         value += STOP_BARREL
     return lowest if value >= PASS_WORTH else passes[0]
