@@ -237,6 +237,15 @@ def test_normal_bids_on_the_hand_and_the_score_situation():
     assert _bid_after_opening(good, opening=121, **on_barrel) == "bid"  # ...but not to stop a game-winning 121
 
 
+def test_normal_first_hand_opens_105_on_a_fair_hand():
+    """A first hand that makes 105 at least half the time says so; a weaker one opens the forced 100."""
+    fair, weak = ["AS", "TS", "KS", "QS", "9D", "JC", "9H"], ["AH", "TH", "AS", "9D", "JC", "QC", "9S"]
+    for hand, value in ((fair, 105), (weak, 100)):
+        state = new_state(3, make_deal(3, 0, {1: hand}), 0)
+        action = player("thousand", "normal", seed=1).decide(state.view(1), [])
+        assert (action.type, action.value) == ("bid", value)
+
+
 def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None,
                        bid: int = 100, **standing: list):  # fmt: skip
     """Seat 1 (first hand) plays ``bid`` with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""

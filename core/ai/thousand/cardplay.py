@@ -2,7 +2,8 @@
 
 It counts the cards still out (not in hand, not played), knows which of its cards are top of their suit,
 which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
-marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
+marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet;
+a declarer with two marriages declares at once, the bigger first),
 draws trumps, wins tricks cheaply when the win is sure (a defender without a trick takes one whenever the
 win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick and
 throws its cheapest card otherwise. In Thousand the defenders are partners against the declarer.
