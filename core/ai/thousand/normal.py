@@ -30,7 +30,7 @@ BOLT_RISK = 12.0  # worth of declaring (a declarer rarely goes without a trick) 
 FLOOR_RISK = 40.0  # cost of a failure that sinks the total below the bidding floor (times its chance)
 OVERCALL = 15.0  # more worth needed to overcall the first hand's forced opening of 100 (tuned as PASS_WORTH)
 OPEN_SURE = 0.65  # the first hand opens above 100 at values it makes at least this often
-OPEN_FAIR = 0.5  # ... and at 105 (the lowest above 100) when it makes 105 at least this often
+OPEN_FAIR = 0.4  # ... and at 105 (the lowest above 100) when it makes 105 at least this often
 MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of which this hand has no card
 
 
