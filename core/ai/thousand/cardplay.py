@@ -18,6 +18,7 @@ from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
 # a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
+DEF_MARRIAGE = 0.25  # a defender's marriage card is kept at this share of the marriage (it needs the lead)
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -89,13 +90,23 @@ def _ruff_risk(t: Table, rd: Reading, suit: str, opp: int, trump: str | None) ->
 def _keep_value(t: Table, rd: Reading, card: str) -> float:
     """What spending this card now costs in later tricks."""
     if card in rd.mcards:
-        return MARRIAGE[card[1]] / 2
+        share = 0.5 if t.seat == t.declarer else DEF_MARRIAGE
+        return MARRIAGE[card[1]] * share
     v = 0.0
     if rd.is_top(card):
         v += 8 + POINTS[card] / 2
     if card[1] == t.trump:
         v += 4 + STRENGTH[card]
     return v
+
+
+def _feed_value(t: Table, rd: Reading, card: str) -> float:
+    """What giving this card to the partner's sure trick is worth: its points, unless it wins them later."""
+    if card in rd.mcards:
+        return POINTS[card] - _keep_value(t, rd, card)
+    if rd.is_top(card):
+        return -8.0 - (4 + STRENGTH[card] if card[1] == t.trump else 0)
+    return POINTS[card] - (4 + STRENGTH[card] if card[1] == t.trump else 0)
 
 
 def _lead(t: Table, cards: list[str], rd: Reading) -> str:
@@ -167,7 +178,7 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     if not t.is_opponent(best_seat) and best_seat != t.seat and holds_up(best):
         # the partner's trick is safe: give it points, keeping what wins later
-        return max(cards, key=lambda c: (POINTS[c] - _keep_value(t, rd, c), -STRENGTH[c], c))
+        return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     counts = {s: 0 for s in SUITS}
