@@ -110,6 +110,8 @@ def _feed_value(t: Table, rd: Reading, card: str) -> float:
 
 
 def _lead(t: Table, cards: list[str], rd: Reading) -> str:
+    if t.declarer is not None and t.seat != t.declarer:
+        return _lead_as_defender(t, cards, rd)
     trump = t.trump
     opps = [s for s in t.active if t.is_opponent(s)]
 
@@ -150,10 +152,63 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
     return min(cards, key=lead_cost)
 
 
+def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
+    """A defender's lead: declare its marriage (from trick 2 on), cash sure winners, else lead a cheap card."""
+    trump = t.trump
+    decl = t.declarer
+    if t.tricks_done >= 1 and rd.msuits:
+        if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
+            tops = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
+            if tops:
+                return max(tops, key=lambda c: (POINTS[c], c))
+        suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
+        king = "K" + suit
+        out_higher = [o for o in rd.out[suit] if o > STRENGTH[king]]
+        return king if not out_higher else "Q" + suit
+    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not _ruff_risk(t, rd, c[1], decl, trump)]
+    if winners:
+        draw = trump is not None and bool(rd.out[trump])
+        return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
+    counts = {s: 0 for s in SUITS}
+    for c in t.hand:
+        counts[c[1]] += 1
+
+    def lead_cost(c: str) -> tuple[float, str]:
+        s = c[1]
+        cost = POINTS[c] + STRENGTH[c] * 0.5
+        if c in rd.mcards:
+            cost += 100
+        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+            cost += 12  # a ten led under an ace still out is usually lost
+        if s == trump:
+            cost += 6
+        if _ruff_risk(t, rd, s, decl, trump):
+            cost += 8
+        cost += counts[s] * 0.3
+        return cost, c
+
+    return min(cards, key=lead_cost)
+
+
 def needs_a_trick(t: Table) -> bool:
     """A defender who has taken no trick yet and may get a bolt for it."""
     me = t.seat
     return t.declarer is not None and me != t.declarer and t.tricks_taken[me] == 0 and not t.barrel[me]
+
+
+def _partner_overtakes(t: Table, rd: Reading, best: str) -> bool:
+    """Will the partner, the last to play, most likely beat the declarer's winning card?
+
+    A normal declarer cashes its top cards first, so when it leads under a card still out, that card is
+    most likely the partner's (in three it can be nowhere else)."""
+    later = seats_after(t)
+    if len(later) != 1 or t.declarer is None or t.seat == t.declarer or len(t.trick) != 1:
+        return False
+    partner = later[0]
+    suit = best[1]
+    if suit in t.memory.voids[partner]:
+        return False
+    return rd.highest[suit] > STRENGTH[best]
 
 
 def _follow(t: Table, cards: list[str], rd: Reading) -> str:
@@ -181,6 +236,9 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
+    if best_seat == t.declarer and _partner_overtakes(t, rd, best):
+        # the declarer's card will most likely fall to the partner still to play: give that trick points
+        return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     counts = {s: 0 for s in SUITS}
     for c in t.hand:
         counts[c[1]] += 1
