@@ -4,8 +4,10 @@ It counts the cards still out (not in hand, not played), knows which of its card
 which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
 marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
 draws trumps, wins tricks cheaply when the win is sure (a defender without a trick takes one whenever the
-win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick and
-throws its cheapest card otherwise. In Thousand the defenders are partners against the declarer.
+win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick (and, second to
+play, to the trick the partner will most likely take from the declarer) and throws its cheapest card
+otherwise. In Thousand the defenders are partners against the declarer; a defender's marriage counts for
+less than the declarer's when it chooses what to throw (it needs the lead to declare it).
 """
 
 from __future__ import annotations
