@@ -283,13 +283,3 @@ def test_normal_defender_feeds_a_ten_to_the_partners_sure_trick_and_keeps_its_ac
     history += act(state, 1, "play", card="JS")
     history += act(state, 2, "play", card="AS")  # the partner's ace: nobody plays after seat 0
     assert _normal_card(state, history, 0) in ("TD", "TC")  # void in spades: a ten, not the ace of hearts
-
-
-def test_normal_defender_throws_points_under_the_declarers_low_lead_for_the_partner():
-    state, history = _defence_round({
-        1: ["9S", "JS", "AC", "TC", "KC", "QC", "AD"],
-        2: ["TD", "9D", "JD", "9C", "JC", "9H", "JH"],
-        0: ["AS", "TS", "KS", "QS", "AH", "TH", "KD"],
-    })  # fmt: skip
-    history += act(state, 1, "play", card="9S")  # the declarer leads low: the higher spades are with the partner
-    assert _normal_card(state, history, 2) == "TD"  # void in spades, second to play: its ten, the ace being out

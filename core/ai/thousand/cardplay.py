@@ -4,10 +4,10 @@ It counts the cards still out (not in hand, not played), knows which of its card
 which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
 marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
 draws trumps, wins tricks cheaply when the win is sure (a defender without a trick takes one whenever the
-win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick (and, second to
-play, to the trick the partner will most likely take from the declarer) and throws its cheapest card
-otherwise. In Thousand the defenders are partners against the declarer; a defender's marriage counts for
-less than the declarer's when it chooses what to throw (it needs the lead to declare it).
+win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick (not its own top
+cards, which take their points later) and throws its cheapest card otherwise. In Thousand the defenders are
+partners against the declarer; a defender's marriage counts for less than the declarer's when it chooses
+what to throw (it needs the lead to declare it).
 """
 
 from __future__ import annotations
@@ -198,21 +198,6 @@ def needs_a_trick(t: Table) -> bool:
     return t.declarer is not None and me != t.declarer and t.tricks_taken[me] == 0 and not t.barrel[me]
 
 
-def _partner_overtakes(t: Table, rd: Reading, best: str) -> bool:
-    """Will the partner, the last to play, most likely beat the declarer's winning card?
-
-    A normal declarer cashes its top cards first, so when it leads under a card still out, that card is
-    most likely the partner's (in three it can be nowhere else)."""
-    later = seats_after(t)
-    if len(later) != 1 or t.declarer is None or t.seat == t.declarer or len(t.trick) != 1:
-        return False
-    partner = later[0]
-    suit = best[1]
-    if suit in t.memory.voids[partner]:
-        return False
-    return rd.highest[suit] > STRENGTH[best]
-
-
 def _follow(t: Table, cards: list[str], rd: Reading) -> str:
     trump = t.trump
     best_seat, best = trick_winner(t.trick, trump)
@@ -238,9 +223,6 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
-    if best_seat == t.declarer and _partner_overtakes(t, rd, best):
-        # the declarer's card will most likely fall to the partner still to play: give that trick points
-        return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     counts = {s: 0 for s in SUITS}
     for c in t.hand:
         counts[c[1]] += 1
