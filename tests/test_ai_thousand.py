@@ -285,3 +285,31 @@ def test_easy_declarer_concedes_and_raises_by_a_rough_count_sometimes_wrongly():
     assert 20 < choices.count("concede") < 40  # mostly, not always: 39 card points and no marriage
     strong = _contract_position(["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"])
     assert {player("thousand", "easy", seed=s).decide(strong, []).value for s in range(20)} == {130}
+
+
+def _defence_round(hands: dict[int, list[str]]):  # noqa: ANN202
+    """Seat 1 declares 120 with two marriages in the talon, gives QD to seat 2 and TC to seat 0; leads first."""
+    state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
+    history = state.next_round_in_place(make_deal(3, 0, hands, talon=["QD", "KH", "QH"]))
+    history += act(state, 1, "bid", value=120)
+    history += act(state, 2, "pass")
+    history += act(state, 0, "pass")
+    history += act(state, 1, "give", card="QD", to=2)
+    history += act(state, 1, "give", card="TC", to=0)
+    history += act(state, 1, "contract", value=120)
+    return state, history
+
+
+def _normal_card(state, history, seat: int) -> str:  # noqa: ANN001
+    return player("thousand", "normal", seed=0).decide(state.view(seat), history).card
+
+
+def test_normal_defender_feeds_a_ten_to_the_partners_sure_trick_and_keeps_its_ace():
+    state, history = _defence_round({
+        1: ["9S", "JS", "AC", "TC", "KC", "QC", "AD"],
+        2: ["AS", "TS", "KS", "QS", "9D", "JD", "9C"],
+        0: ["TD", "KD", "9H", "JH", "AH", "TH", "JC"],
+    })  # fmt: skip
+    history += act(state, 1, "play", card="JS")
+    history += act(state, 2, "play", card="AS")  # the partner's ace: nobody plays after seat 0
+    assert _normal_card(state, history, 0) in ("TD", "TC")  # void in spades: a ten, not the ace of hearts
