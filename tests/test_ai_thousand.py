@@ -169,6 +169,27 @@ def test_normal_declarer_cashes_its_aces_then_declares_its_marriage():
     assert leads[:3] == ["AS", "AC", "AD"] or leads[:3] == ["AS", "AD", "AC"]
 
 
+def test_normal_declarer_with_two_marriages_declares_from_trick_2_on():
+    """With two marriages there is no time to cash aces first: the first lead after trick 1 declares."""
+    deal = make_deal(3, 0, {1: ["AS", "KH", "QH", "KD", "QD", "AC", "9D"]}, talon=["JS", "9C", "JC"])
+    state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
+    history = state.next_round_in_place(deal)
+    history += act(state, 1, "bid", value=100)
+    history += act(state, 2, "pass")
+    history += act(state, 0, "pass")
+    history += act(state, 1, "give", card="9D", to=2)
+    history += act(state, 1, "give", card="JS", to=0)
+    history += act(state, 1, "contract", value=100)
+    bots = [player("thousand", "normal", seed=s) for s in range(3)]
+    while state.phase == "play":
+        seat = state.to_act
+        history += state.apply_in_place(bots[seat].decide(state.view(seat), history))
+    plays = [e.data["card"] for e in history if e.type == "card_played"]
+    assert plays[0] == "AS" and plays[3] in ("KH", "QH")  # trick 1 is won with the ace; trick 2 declares
+    marriages = [(e.seat, e.data["suit"]) for e in history if e.type == "marriage"]
+    assert marriages[0] == (1, "H")  # the bigger marriage first
+
+
 def test_complete_games_between_computer_players_finish():
     state = play_one("thousand", ["strong", "normal", "easy"], 0, 3, budget=TINY)
     assert state.finished and state.winner is not None
@@ -216,6 +237,15 @@ def test_normal_bids_on_the_hand_and_the_score_situation():
     assert _bid_after_opening(good, opening=121, **on_barrel) == "bid"  # ...but not to stop a game-winning 121
 
 
+def test_normal_first_hand_opens_105_on_a_fair_hand():
+    """A first hand that makes 105 at least 40% of the time says so; a weaker one opens the forced 100."""
+    fair, weak = ["AS", "TS", "KS", "QS", "9D", "JC", "9H"], ["AH", "9D", "JC", "QC", "9S", "JS", "9H"]
+    for hand, value in ((fair, 105), (weak, 100)):
+        state = new_state(3, make_deal(3, 0, {1: hand}), 0)
+        action = player("thousand", "normal", seed=1).decide(state.view(1), [])
+        assert (action.type, action.value) == ("bid", value)
+
+
 def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None,
                        bid: int = 100, **standing: list):  # fmt: skip
     """Seat 1 (first hand) plays ``bid`` with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""
@@ -255,3 +285,31 @@ def test_easy_declarer_concedes_and_raises_by_a_rough_count_sometimes_wrongly():
     assert 20 < choices.count("concede") < 40  # mostly, not always: 39 card points and no marriage
     strong = _contract_position(["AH", "TH", "KH", "QH", "AD", "KD", "QD"], ["TD", "9S", "9C"], ["9S", "9C"])
     assert {player("thousand", "easy", seed=s).decide(strong, []).value for s in range(20)} == {130}
+
+
+def _defence_round(hands: dict[int, list[str]]):  # noqa: ANN202
+    """Seat 1 declares 120 with two marriages in the talon, gives QD to seat 2 and TC to seat 0; leads first."""
+    state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
+    history = state.next_round_in_place(make_deal(3, 0, hands, talon=["QD", "KH", "QH"]))
+    history += act(state, 1, "bid", value=120)
+    history += act(state, 2, "pass")
+    history += act(state, 0, "pass")
+    history += act(state, 1, "give", card="QD", to=2)
+    history += act(state, 1, "give", card="TC", to=0)
+    history += act(state, 1, "contract", value=120)
+    return state, history
+
+
+def _normal_card(state, history, seat: int) -> str:  # noqa: ANN001
+    return player("thousand", "normal", seed=0).decide(state.view(seat), history).card
+
+
+def test_normal_defender_feeds_a_ten_to_the_partners_sure_trick_and_keeps_its_ace():
+    state, history = _defence_round({
+        1: ["9S", "JS", "AC", "TC", "KC", "QC", "AD"],
+        2: ["AS", "TS", "KS", "QS", "9D", "JD", "9C"],
+        0: ["TD", "KD", "9H", "JH", "AH", "TH", "JC"],
+    })  # fmt: skip
+    history += act(state, 1, "play", card="JS")
+    history += act(state, 2, "play", card="AS")  # the partner's ace: nobody plays after seat 0
+    assert _normal_card(state, history, 0) in ("TD", "TC")  # void in spades: a ten, not the ace of hearts

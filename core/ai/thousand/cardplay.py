@@ -2,10 +2,13 @@
 
 It counts the cards still out (not in hand, not played), knows which of its cards are top of their suit,
 which opponents have shown a void (and may trump), keeps marriage cards to declare them, declares the best
-marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet),
+marriage on its first lead from trick 2 on (after cashing a sure winner while there is no trump yet;
+a declarer with two marriages declares at once, the bigger first),
 draws trumps, wins tricks cheaply when the win is sure (a defender without a trick takes one whenever the
-win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick and
-throws its cheapest card otherwise. In Thousand the defenders are partners against the declarer.
+win is sure, even from his partner: a bolt costs), feeds points to a partner's sure trick (not its own top
+cards, which take their points later) and throws its cheapest card otherwise. In Thousand the defenders are
+partners against the declarer; a defender's marriage counts for less than the declarer's when it chooses
+what to throw (it needs the lead to declare it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
 # a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
+DEF_MARRIAGE = 0.25  # a defender's marriage card is kept at this share of the marriage (it needs the lead)
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -89,7 +93,8 @@ def _ruff_risk(t: Table, rd: Reading, suit: str, opp: int, trump: str | None) ->
 def _keep_value(t: Table, rd: Reading, card: str) -> float:
     """What spending this card now costs in later tricks."""
     if card in rd.mcards:
-        return MARRIAGE[card[1]] / 2
+        share = 0.5 if t.seat == t.declarer else DEF_MARRIAGE
+        return MARRIAGE[card[1]] * share
     v = 0.0
     if rd.is_top(card):
         v += 8 + POINTS[card] / 2
@@ -98,23 +103,39 @@ def _keep_value(t: Table, rd: Reading, card: str) -> float:
     return v
 
 
+def _feed_value(t: Table, rd: Reading, card: str) -> float:
+    """What giving this card to the partner's sure trick is worth: its points, unless it wins them later."""
+    if card in rd.mcards:
+        return POINTS[card] - _keep_value(t, rd, card)
+    if rd.is_top(card):
+        return -8.0 - (4 + STRENGTH[card] if card[1] == t.trump else 0)
+    return POINTS[card] - (4 + STRENGTH[card] if card[1] == t.trump else 0)
+
+
 def _lead(t: Table, cards: list[str], rd: Reading) -> str:
+    if t.seat == t.declarer:
+        return _lead_as_declarer(t, cards, rd)
+    return _lead_as_defender(t, cards, rd)
+
+
+def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
+    """The declarer's lead: from trick 2 on its marriages at once, the biggest first (a single marriage
+    after cashing its sure winners while there is no trump); else a safe winner, drawing trumps first;
+    else its cheapest card."""
     trump = t.trump
-    opps = [s for s in t.active if t.is_opponent(s)]
-
-    def safe(c: str) -> bool:
-        return rd.is_top(c) and not any(_ruff_risk(t, rd, c[1], o, trump) for o in opps)
-
+    opps = [s for s in t.active if s != t.seat]
     if t.tricks_done >= 1 and rd.msuits:
-        if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
+        if len(rd.msuits) == 1 and trump is None and len(t.hand) > 3:
             winners = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
             if winners:
                 return max(winners, key=lambda c: (POINTS[c], c))
+        # with two marriages, no time for cashing: the bigger first (declaring the one that would be
+        # the better trump last lost clearly, 161 against 196 wins of 600)
         suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
         king = "K" + suit
-        out_higher = [o for o in rd.out[suit] if o > STRENGTH[king]]
-        return king if not out_higher else "Q" + suit
-    winners = [c for c in cards if c not in rd.mcards and safe(c)]
+        return king if not any(o > STRENGTH[king] for o in rd.out[suit]) else "Q" + suit
+    ruffs = {s: any(_ruff_risk(t, rd, s, o, trump) for o in opps) for s in SUITS}
+    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not ruffs[c[1]]]
     if winners:
         draw = trump is not None and bool(rd.out[trump])
         return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
@@ -131,7 +152,44 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
             cost += 12  # a ten led under an ace still out is usually lost
         if s == trump:
             cost += 6
-        if any(_ruff_risk(t, rd, s, o, trump) for o in opps):
+        if ruffs[s]:
+            cost += 8
+        return cost + counts[s] * 0.3, c
+
+    return min(cards, key=lead_cost)
+
+
+def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
+    """A defender's lead: declare its marriage (from trick 2 on), cash sure winners, else lead a cheap card."""
+    trump = t.trump
+    decl = t.declarer
+    if t.tricks_done >= 1 and rd.msuits:
+        if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
+            tops = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
+            if tops:
+                return max(tops, key=lambda c: (POINTS[c], c))
+        suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
+        king = "K" + suit
+        out_higher = [o for o in rd.out[suit] if o > STRENGTH[king]]
+        return king if not out_higher else "Q" + suit
+    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not _ruff_risk(t, rd, c[1], decl, trump)]
+    if winners:
+        draw = trump is not None and bool(rd.out[trump])
+        return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
+    counts = {s: 0 for s in SUITS}
+    for c in t.hand:
+        counts[c[1]] += 1
+
+    def lead_cost(c: str) -> tuple[float, str]:
+        s = c[1]
+        cost = POINTS[c] + STRENGTH[c] * 0.5
+        if c in rd.mcards:
+            cost += 100
+        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+            cost += 12  # a ten led under an ace still out is usually lost
+        if s == trump:
+            cost += 6
+        if _ruff_risk(t, rd, s, decl, trump):
             cost += 8
         cost += counts[s] * 0.3
         return cost, c
@@ -167,7 +225,7 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     if not t.is_opponent(best_seat) and best_seat != t.seat and holds_up(best):
         # the partner's trick is safe: give it points, keeping what wins later
-        return max(cards, key=lambda c: (POINTS[c] - _keep_value(t, rd, c), -STRENGTH[c], c))
+        return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
     counts = {s: 0 for s in SUITS}
