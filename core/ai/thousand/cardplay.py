@@ -13,11 +13,18 @@ from __future__ import annotations
 from core.ai.thousand.memory import CARD_BIT
 from core.ai.thousand.table import Table
 from core.cards import SUITS
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
+from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 
 # a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
+# the Q of every suit as a set of ``CARD_BIT``s; the Qs of the marriages held -> (their suits, their K and Q
+# cards): shared read-only values, suits in the order of ``core.thousand.cards.marriages_in``
+_QUEENS = sum(CARD_BIT["Q" + s] for s in SUITS)
+_MARRIAGES = {
+    sum(CARD_BIT["Q" + s] for s in suits): (suits, frozenset(r + s for s in suits for r in "KQ"))
+    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
+}
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -44,22 +51,22 @@ def seats_after(t: Table) -> list[int]:
 
 
 class Reading:
-    """Cards still out per suit and the seat's marriage cards, computed once per decision."""
+    """Cards still out per suit and the seat's marriage cards, computed once per decision from bit sets (the
+    memory's played cards and the hand's ``CARD_BIT``s); its tuples and sets are shared: read them only."""
 
     __slots__ = ("out", "mcards", "msuits", "highest")
 
     def __init__(self, t: Table) -> None:
-        hand = t.hand
-        gone = t.memory.played_bits
-        for c in hand:
-            gone |= CARD_BIT[c]
+        held = sum(map(CARD_BIT.__getitem__, t.hand))  # the hand's bits (distinct cards: the sum is their union)
+        gone = t.memory.played_bits | held
         out_s, out_c, out_d, out_h = ~gone & 63, ~gone >> 6 & 63, ~gone >> 12 & 63, ~gone >> 18 & 63
-        # per suit, the strengths of the cards still out (shared tuples: read-only)
+        # per suit, the strengths of the cards still out
         self.out = {"S": _OUT[out_s], "C": _OUT[out_c], "D": _OUT[out_d], "H": _OUT[out_h]}
         # the strongest card still out per suit
         self.highest = {"S": _HIGHEST[out_s], "C": _HIGHEST[out_c], "D": _HIGHEST[out_d], "H": _HIGHEST[out_h]}
-        self.msuits = marriages_in(hand)
-        self.mcards = {r + s for s in self.msuits for r in "KQ"}
+        # the suits of the marriages held (as ``marriages_in(hand)``) and their cards
+        # (a K's bit is its Q's bit shifted left by one: strengths 3 and 2)
+        self.msuits, self.mcards = _MARRIAGES[held & held >> 1 & _QUEENS]
 
     def is_top(self, card: str) -> bool:
         return STRENGTH[card] > self.highest[card[1]]

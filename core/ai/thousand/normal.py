@@ -15,10 +15,10 @@ import random
 from itertools import combinations
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, masks_of, means_without
+from core.ai.thousand.estimate import chance, expected, key_of, means_without
 from core.ai.thousand.table import Table
 from core.base import Action
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
+from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
 
 BARREL = 880
 PASS_WORTH = 16.0  # bid while declaring is worth at least this (tuned in self-play against bench.baseline)
@@ -34,8 +34,7 @@ MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of w
 def decide(t: Table, rng: random.Random) -> Action:
     legal = t.legal
     if t.phase == "play":  # (the most frequent decision, sorted out at once: no redeal is legal while playing)
-        card = choose_card(t, [a.card for a in legal if a.type == "play"])  # type: ignore[misc]
-        return Action(t.seat, "play", card=card)
+        return play_card(legal, choose_card(t, [a.card for a in legal if a.type == "play"]))  # type: ignore[misc]
     by_type: dict[str, list[Action]] = {}
     for a in legal:
         by_type.setdefault(a.type, []).append(a)
@@ -51,8 +50,16 @@ def decide(t: Table, rng: random.Random) -> Action:
     if phase == "contract":
         return contract(t, by_type)
     plays = by_type.get("play", [])
-    card = choose_card(t, [a.card for a in plays])  # type: ignore[misc]
-    return Action(t.seat, "play", card=card)
+    return play_card(plays, choose_card(t, [a.card for a in plays]))  # type: ignore[misc]
+
+
+def play_card(legal: list[Action], card: str) -> Action:
+    """The legal action that plays ``card``: the engine's own object, equal to ``Action(seat, "play", card=card)``
+    (returning it saves making a new one, and the engine and the legality check recognise it at once)."""
+    for a in legal:
+        if a.card == card and a.type == "play":
+            return a
+    raise AssertionError(f"{card} is not a legal card")
 
 
 def wants_redeal(t: Table) -> bool:
@@ -124,28 +131,51 @@ def give_penalty(card: str, unseen: set[str]) -> float:
 
 
 def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
-    """Sets of ``count`` cards to give, best first, scored by the final hand they leave (minus the risks).
+    """Sets of ``count`` cards to give, best first, scored by the final hand they leave (minus the risks)."""
+    scored = scored_gives(t, count)
+    scored.sort(key=_best_first)
+    return scored
+
+
+def _best_first(scored: tuple[float, tuple[str, ...]]) -> tuple[float, tuple[str, ...]]:
+    return -scored[0], scored[1]
+
+
+def scored_gives(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
+    """``(score, cards)`` of every set of ``count`` cards to give, in no particular order.
 
     Only the seven cheapest cards are considered (aces, marriage cards and tens last), which keeps the
     search small without missing a sensible give.
     """
     hand = t.hand
     unseen = t.unseen()
-    keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-    pool = sorted(hand, key=lambda c: (c in keep, POINTS[c], STRENGTH[c], c))[:7]
+    pool = cheapest_first(hand)[:7]
     scored = []
-    masks = masks_of(hand)
     players, ace_marriage = t.players, t.options.ace_marriage
     penalty = {c: give_penalty(c, unseen) for c in pool}
-    for mean, combo in means_without(masks, combinations(sorted(pool), count), "final", players, ace_marriage):
+    for mean, combo in means_without(key_of(hand), combinations(sorted(pool), count), "final", players, ace_marriage):
         scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
-    scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
 
 
+# every card's place in the order of (points, strength, card): a total order, so sorting by it is sorting by them
+_CHEAP = {c: i for i, c in enumerate(sorted(DECK, key=lambda c: (POINTS[c], STRENGTH[c], c)))}
+
+
+def cheapest_first(hand: list[str]) -> list[str]:
+    """The hand by (is a marriage card, points, strength, card): the cheapest cards to give first."""
+    ordered = sorted(hand, key=_CHEAP.__getitem__)
+    married = marriages_in(hand)
+    if not married:
+        return ordered
+    keep = {r + s for s in married for r in "KQ"}
+    return [c for c in ordered if c not in keep] + [c for c in ordered if c in keep]
+
+
 def best_gives(t: Table, count: int) -> tuple[str, ...]:
-    """The ``count`` cards whose loss leaves the best final hand."""
-    return give_choices(t, count)[0][1]
+    """The ``count`` cards whose loss leaves the best final hand: the first of ``give_choices``, without
+    sorting them all (no two sets are equal, so the best is the same)."""
+    return min(scored_gives(t, count), key=_best_first)[1]
 
 
 def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
