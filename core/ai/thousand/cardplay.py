@@ -44,10 +44,20 @@ def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
 def seats_after(t: Table) -> list[int]:
     """The seats still to play on the current trick after this seat, in order."""
     act = t.active
-    i = act.index(t.seat)
-    k = len(act)
-    left = k - len(t.trick) - 1
-    return [act[(i + j) % k] for j in range(1, left + 1)]
+    left = len(act) - len(t.trick) - 1
+    if left <= 0:
+        return []
+    i = act.index(t.seat) + 1
+    return (act[i:] + act[:i])[:left]
+
+
+def opponents(t: Table, seats: list[int]) -> list[int]:
+    """The seats of ``seats`` that play against this seat (``Table.is_opponent``), in order."""
+    declarer = t.declarer
+    me = t.seat
+    if declarer is None or me == declarer:
+        return [s for s in seats if s != me]
+    return [declarer] if declarer in seats else []
 
 
 class Reading:
@@ -81,16 +91,18 @@ def choose_card(t: Table, cards: list[str]) -> str:
     return _follow(t, cards, rd)
 
 
-def _ruff_risk(t: Table, rd: Reading, suit: str, opp: int, trump: str | None) -> bool:
-    """Could this opponent trump a card of ``suit``?"""
+def _ruff_risk_any(t: Table, rd: Reading, suit: str, opps: list[int], trump: str | None) -> bool:
+    """Could one of these opponents trump a card of ``suit``? Not while there is no trump or none is out, nor
+    an opponent who showed he has none; yes if he showed a void in ``suit`` or at most one card of it is out."""
     if trump is None or suit == trump or not rd.out[trump]:
         return False
-    voids = t.memory.voids[opp]
-    if trump in voids:
-        return False
-    if suit in voids:
-        return True
-    return len(rd.out[suit]) <= 1
+    short = len(rd.out[suit]) <= 1
+    all_voids = t.memory.voids
+    for o in opps:
+        voids = all_voids[o]
+        if trump not in voids and (suit in voids or short):
+            return True
+    return False
 
 
 def _keep_value(t: Table, rd: Reading, card: str) -> float:
@@ -98,7 +110,7 @@ def _keep_value(t: Table, rd: Reading, card: str) -> float:
     if card in rd.mcards:
         return MARRIAGE[card[1]] / 2
     v = 0.0
-    if rd.is_top(card):
+    if STRENGTH[card] > rd.highest[card[1]]:  # (``rd.is_top``)
         v += 8 + POINTS[card] / 2
     if card[1] == t.trump:
         v += 4 + STRENGTH[card]
@@ -107,10 +119,10 @@ def _keep_value(t: Table, rd: Reading, card: str) -> float:
 
 def _lead(t: Table, cards: list[str], rd: Reading) -> str:
     trump = t.trump
-    opps = [s for s in t.active if t.is_opponent(s)]
+    opps = opponents(t, t.active)
 
     def safe(c: str) -> bool:
-        return rd.is_top(c) and not any(_ruff_risk(t, rd, c[1], o, trump) for o in opps)
+        return rd.is_top(c) and not _ruff_risk_any(t, rd, c[1], opps, trump)
 
     if t.tricks_done >= 1 and rd.msuits:
         if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
@@ -134,11 +146,11 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
         cost = POINTS[c] + STRENGTH[c] * 0.5
         if c in rd.mcards:
             cost += 100
-        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+        if c[0] == "T" and rd.highest[s] > STRENGTH[c]:
             cost += 12  # a ten led under an ace still out is usually lost
         if s == trump:
             cost += 6
-        if any(_ruff_risk(t, rd, s, o, trump) for o in opps):
+        if _ruff_risk_any(t, rd, s, opps, trump):
             cost += 8
         cost += counts[s] * 0.3
         return cost, c
@@ -155,7 +167,7 @@ def needs_a_trick(t: Table) -> bool:
 def _follow(t: Table, cards: list[str], rd: Reading) -> str:
     trump = t.trump
     best_seat, best = trick_winner(t.trick, trump)
-    later_opps = [s for s in seats_after(t) if t.is_opponent(s)]
+    later_opps = opponents(t, seats_after(t))
     voids = t.memory.voids
 
     def holds_up(c: str) -> bool:
@@ -163,10 +175,9 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         if not later_opps:
             return True
         s = c[1]
-        st = STRENGTH[c]
-        if any(o > st for o in rd.out[s]) and any(s not in voids[o] for o in later_opps):
+        if rd.highest[s] > STRENGTH[c] and any(s not in voids[o] for o in later_opps):
             return False
-        return not any(_ruff_risk(t, rd, s, o, trump) for o in later_opps)
+        return not _ruff_risk_any(t, rd, s, later_opps, trump)
 
     wins = [c for c in cards if beats(c, best, trump)]
     sure = [c for c in wins if holds_up(c)]

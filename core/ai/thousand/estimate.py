@@ -135,7 +135,9 @@ def _evaluate(key: int, model: Model, known: Known) -> tuple[float, float]:
         known.clear()
     coef, intercept, spread = MODELS[model[:2]]
     a0, a1, a2, a3, a4, a5, a6 = coef
-    x0, x1, x2, x3, x4, x5, x6 = _features_of_key(key, model[2])
+    x0, x1, x2, x3, x4, x5, x6 = map(add, _LOW[key & 4095], _UP[key >> 12])  # (``_features_of_key`` written out)
+    if model[2] and key & _ACES_KEY == _ACES_KEY:
+        x0 += 200
     # the terms summed left to right as sum() would
     mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
     result = known[key] = (mean, spread)
@@ -171,4 +173,7 @@ def means_without(
 
 def chance(mean: float, spread: float, contract: int) -> float:
     """Probability that points ~ Normal(mean, spread) reach the contract."""
-    return 0.5 * math.erfc((contract - 0.5 - mean) / (spread * math.sqrt(2)))
+    return 0.5 * math.erfc((contract - 0.5 - mean) / (spread * _SQRT2))
+
+
+_SQRT2 = math.sqrt(2)
