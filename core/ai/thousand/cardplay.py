@@ -18,6 +18,7 @@ from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 # a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
+_COUNT = [len(strengths) for strengths in _OUT]  # a suit's 6-bit set of cards -> how many cards
 # the Q of every suit as a set of ``CARD_BIT``s; the Qs of the marriages held -> (their suits, their K and Q
 # cards): shared read-only values, suits in the order of ``core.thousand.cards.marriages_in``
 _QUEENS = sum(CARD_BIT["Q" + s] for s in SUITS)
@@ -61,13 +62,15 @@ def opponents(t: Table, seats: list[int]) -> list[int]:
 
 
 class Reading:
-    """Cards still out per suit and the seat's marriage cards, computed once per decision from bit sets (the
-    memory's played cards and the hand's ``CARD_BIT``s); its tuples and sets are shared: read them only."""
+    """Cards still out per suit, the seat's marriage cards and suit lengths, computed once per decision from
+    bit sets (the memory's played cards and the hand's ``CARD_BIT``s); its tuples and sets are shared: read
+    them only."""
 
-    __slots__ = ("out", "mcards", "msuits", "highest")
+    __slots__ = ("out", "mcards", "msuits", "highest", "held")
 
     def __init__(self, t: Table) -> None:
-        held = sum(map(CARD_BIT.__getitem__, t.hand))  # the hand's bits (distinct cards: the sum is their union)
+        # the hand's bits (distinct cards: the sum is their union)
+        held = self.held = sum(map(CARD_BIT.__getitem__, t.hand))
         gone = t.memory.played_bits | held
         out_s, out_c, out_d, out_h = ~gone & 63, ~gone >> 6 & 63, ~gone >> 12 & 63, ~gone >> 18 & 63
         # per suit, the strengths of the cards still out
@@ -80,6 +83,16 @@ class Reading:
 
     def is_top(self, card: str) -> bool:
         return STRENGTH[card] > self.highest[card[1]]
+
+    def counts(self) -> dict[str, int]:
+        """How many cards of each suit the hand holds."""
+        held = self.held
+        return {
+            "S": _COUNT[held & 63],
+            "C": _COUNT[held >> 6 & 63],
+            "D": _COUNT[held >> 12 & 63],
+            "H": _COUNT[held >> 18],
+        }
 
 
 def choose_card(t: Table, cards: list[str]) -> str:
@@ -137,9 +150,7 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
     if winners:
         draw = trump is not None and bool(rd.out[trump])
         return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
-    counts = {s: 0 for s in SUITS}
-    for c in t.hand:
-        counts[c[1]] += 1
+    counts = rd.counts()
 
     def lead_cost(c: str) -> tuple[float, str]:
         s = c[1]
@@ -188,7 +199,5 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return max(cards, key=lambda c: (POINTS[c] - _keep_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
-    counts = {s: 0 for s in SUITS}
-    for c in t.hand:
-        counts[c[1]] += 1
+    counts = rd.counts()
     return min(cards, key=lambda c: (POINTS[c] + _keep_value(t, rd, c) + counts[c[1]] * 0.2, STRENGTH[c], c))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from operator import itemgetter
 
 from core.ai.thousand.cardplay import choose_card
 from core.ai.thousand.estimate import chance, expected, key_of, means_without
@@ -142,7 +143,7 @@ def _best_first(scored: tuple[float, tuple[str, ...]]) -> tuple[float, tuple[str
 
 
 def scored_gives(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
-    """``(score, cards)`` of every set of ``count`` cards to give, in no particular order.
+    """``(score, cards)`` of every set of ``count`` cards to give, the sets in increasing order.
 
     Only the seven cheapest cards are considered (aces, marriage cards and tens last), which keeps the
     search small without missing a sensible give.
@@ -174,8 +175,9 @@ def cheapest_first(hand: list[str]) -> list[str]:
 
 def best_gives(t: Table, count: int) -> tuple[str, ...]:
     """The ``count`` cards whose loss leaves the best final hand: the first of ``give_choices``, without
-    sorting them all (no two sets are equal, so the best is the same)."""
-    return min(scored_gives(t, count), key=_best_first)[1]
+    sorting them all. ``scored_gives`` lists the sets in increasing order and ``max`` keeps the first of equal
+    scores, so a tie goes to the smallest set, as in ``give_choices``."""
+    return max(scored_gives(t, count), key=itemgetter(0))[1]
 
 
 def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
