@@ -152,23 +152,44 @@ def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool =
     return _evaluate(key, model, known) if result is None else result
 
 
-def means_without(
-    hand: int, removals: Iterator[tuple[str, ...]], stage: str, players: int, ace_marriage: bool = False
+def scores_without(
+    hand: int,
+    removals: Iterator[tuple[str, ...]],
+    cost: dict[str, float],
+    stage: str,
+    players: int,
+    ace_marriage: bool = False,
 ) -> list[tuple[float, tuple[str, ...]]]:
-    """``(expected mean of the hand less cards, cards)`` for every ``cards`` of ``removals`` (the gives), the hand
-    given by its ``key_of``."""
+    """``(mean - sum of the cards' cost, cards)`` for every ``cards`` of ``removals`` (the gives): ``mean`` is the
+    ``expected`` mean of the hand less those cards, the hand given by its ``key_of``."""
     model, known = _known(stage, players, ace_marriage)
     bits = _KEY_BIT
     out = []
     for cards in removals:
         key = hand
+        total = 0  # (summed as sum() would)
         for c in cards:
             key ^= bits[c]  # (a card of the hand: its bit is set)
+            total += cost[c]
         result = known.get(key)
         if result is None:
             result = _evaluate(key, model, known)
-        out.append((result[0], cards))
+        out.append((result[0] - total, cards))
     return out
+
+
+# the K bit of every suit in a ``key_of`` (ranks A T K Q J 9: a Q's bit is its K's bit shifted left by one);
+# the K bits of the marriages held -> the K and Q cards of those marriages
+_KINGS = sum(_KEY_BIT["K" + s] for s in SUITS)
+_MARRIAGE_CARDS = {
+    sum(_KEY_BIT["K" + s] for s in suits): frozenset(r + s for s in suits for r in "KQ")
+    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
+}
+
+
+def marriage_cards(hand: int) -> frozenset[str]:
+    """The K and Q of every marriage held in the hand given by its ``key_of`` (a shared set: read it only)."""
+    return _MARRIAGE_CARDS[hand & hand >> 1 & _KINGS]
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -16,7 +16,7 @@ from itertools import combinations
 from operator import itemgetter
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, key_of, means_without
+from core.ai.thousand.estimate import chance, expected, key_of, marriage_cards, scores_without
 from core.ai.thousand.table import Table
 from core.base import Action
 from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
@@ -149,27 +149,23 @@ def scored_gives(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     search small without missing a sensible give.
     """
     hand = t.hand
+    key = key_of(hand)
     unseen = t.unseen()
-    pool = cheapest_first(hand)[:7]
-    scored = []
-    players, ace_marriage = t.players, t.options.ace_marriage
+    pool = cheapest_first(hand, marriage_cards(key))[:7]
     penalty = {c: give_penalty(c, unseen) for c in pool}
-    for mean, combo in means_without(key_of(hand), combinations(sorted(pool), count), "final", players, ace_marriage):
-        scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
-    return scored
+    return scores_without(key, combinations(sorted(pool), count), penalty, "final", t.players, t.options.ace_marriage)
 
 
 # every card's place in the order of (points, strength, card): a total order, so sorting by it is sorting by them
 _CHEAP = {c: i for i, c in enumerate(sorted(DECK, key=lambda c: (POINTS[c], STRENGTH[c], c)))}
 
 
-def cheapest_first(hand: list[str]) -> list[str]:
-    """The hand by (is a marriage card, points, strength, card): the cheapest cards to give first."""
+def cheapest_first(hand: list[str], keep: frozenset[str]) -> list[str]:
+    """The hand by (is in ``keep``, points, strength, card): the cheapest cards to give first, the cards to
+    keep (those of the marriages held) last."""
     ordered = sorted(hand, key=_CHEAP.__getitem__)
-    married = marriages_in(hand)
-    if not married:
+    if not keep:
         return ordered
-    keep = {r + s for s in married for r in "KQ"}
     return [c for c in ordered if c not in keep] + [c for c in ordered if c in keep]
 
 
@@ -187,6 +183,9 @@ def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
     # the costlier card goes to the receiver with the lower total
     card = max(cards, key=lambda c: (POINTS[c], STRENGTH[c], c))
     to = min(receivers, key=lambda r: (t.totals[r], r))  # type: ignore[index]
+    for a in gives:  # the engine's own action, equal to Action(t.seat, "give", card=card, to=to)
+        if a.card == card and a.to == to:
+            return a
     return Action(t.seat, "give", card=card, to=to)
 
 
