@@ -37,7 +37,7 @@ def beats(card: str, best: str, trump: str | None) -> bool:
 def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
     best_seat, best = trick[0]
     for s, c in trick[1:]:
-        if beats(c, best, trump):
+        if STRENGTH[c] > STRENGTH[best] if c[1] == best[1] else c[1] == trump:  # (``beats`` written out)
             best_seat, best = s, c
     return best_seat, best
 

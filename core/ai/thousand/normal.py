@@ -38,7 +38,11 @@ def decide(t: Table, rng: random.Random) -> Action:
         return play_card(legal, choose_card(t, [a.card for a in legal if a.type == "play"]))  # type: ignore[misc]
     by_type: dict[str, list[Action]] = {}
     for a in legal:
-        by_type.setdefault(a.type, []).append(a)
+        same = by_type.get(a.type)
+        if same is None:
+            by_type[a.type] = [a]
+        else:
+            same.append(a)
     if "redeal" in by_type and wants_redeal(t):
         return by_type["redeal"][0]
     phase = t.phase
