@@ -80,8 +80,7 @@ class ComputerPlayer:
         if self.level == "strong":  # the search always draws: seeded at once, without the lazy wrapper
             rng = decision_rng(self.seed, self.game, self.level, view, len(history))
         else:
-            events = len(history)
-            rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, view, events))
+            rng = LazyRandom(decision_key, self.seed, self.game, self.level, view, len(history))
         if self.level == "random":
             return legal[rng.randrange(len(legal))]
         memory = self._memory.read_round(history, view["players"])
@@ -114,13 +113,16 @@ class ComputerPlayer:
         legal = state.legal_actions(seat)
         if len(legal) <= 1:
             return self.decide(state.view(seat), history) if not legal else legal[0]
-        events = len(history)
-        rng = LazyRandom(lambda: decision_key(self.seed, self.game, self.level, state.view(seat), events))
+        rng = LazyRandom(self._state_key, state, seat, len(history))
         memory = self._read(history, state.players)
         action = self._policy.decide(self._table.from_state(state, seat, memory, legal), rng)
         if action not in legal:  # a policy bug must never reach the table
             raise AssertionError(f"{self.game}/{self.level} chose an illegal action {action}")
         return action
+
+    def _state_key(self, state: GameState, seat: int, events: int) -> str:
+        """``decision_key`` of the view of ``seat`` (built only now, when the decision draws a number)."""
+        return decision_key(self.seed, self.game, self.level, state.view(seat), events)
 
     def _read(self, history: Sequence[Event], players: int) -> Any:
         """``memory.read_round(history, players)``, read on from where the last decision stopped.
@@ -184,18 +186,22 @@ def decision_rng(seed: int | str, game: str, level: str, view: dict[str, Any], e
 
 
 class LazyRandom:
-    """``random.Random(key())`` made on the first use of any of its methods: a decision that draws nothing
+    """``random.Random(key(*args))`` made on the first use of any of its methods: a decision that draws nothing
     allocates no generator and computes no digest; every method is the seeded generator's own, so the numbers
     are the same.
     """
 
-    def __init__(self, key: Callable[[], str]) -> None:
-        self._key = key
+    __slots__ = ("_key", "_args", "_rng")
 
-    def __getattr__(self, name: str) -> Any:  # only for names not set on the instance: Random's methods
-        rng = self.__dict__.get("_rng")
+    def __init__(self, key: Callable[..., str], *args: Any) -> None:
+        self._key = key
+        self._args = args
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:  # only for names not in the slots: Random's methods
+        rng = self._rng
         if rng is None:
-            rng = self._rng = random.Random(self._key())
+            rng = self._rng = random.Random(self._key(*self._args))
         return getattr(rng, name)
 
 

@@ -16,11 +16,19 @@ from __future__ import annotations
 from core.ai.thousand.memory import CARD_BIT
 from core.ai.thousand.table import Table
 from core.cards import SUITS
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, marriages_in
+from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 
 # a suit's 6-bit set of cards (bit k: strength k) -> the strengths in it (ascending), and the highest (-1: none)
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
+_COUNT = [len(strengths) for strengths in _OUT]  # a suit's 6-bit set of cards -> how many cards
+# the Q of every suit as a set of ``CARD_BIT``s; the Qs of the marriages held -> (their suits, their K and Q
+# cards): shared read-only values, suits in the order of ``core.thousand.cards.marriages_in``
+_QUEENS = sum(CARD_BIT["Q" + s] for s in SUITS)
+_MARRIAGES = {
+    sum(CARD_BIT["Q" + s] for s in suits): (suits, frozenset(r + s for s in suits for r in "KQ"))
+    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
+}
 DEF_MARRIAGE = 0.25  # a defender's marriage card is kept at this share of the marriage (it needs the lead)
 
 
@@ -33,7 +41,7 @@ def beats(card: str, best: str, trump: str | None) -> bool:
 def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
     best_seat, best = trick[0]
     for s, c in trick[1:]:
-        if beats(c, best, trump):
+        if STRENGTH[c] > STRENGTH[best] if c[1] == best[1] else c[1] == trump:  # (``beats`` written out)
             best_seat, best = s, c
     return best_seat, best
 
@@ -41,32 +49,54 @@ def trick_winner(trick: list, trump: str | None) -> tuple[int, str]:
 def seats_after(t: Table) -> list[int]:
     """The seats still to play on the current trick after this seat, in order."""
     act = t.active
-    i = act.index(t.seat)
-    k = len(act)
-    left = k - len(t.trick) - 1
-    return [act[(i + j) % k] for j in range(1, left + 1)]
+    left = len(act) - len(t.trick) - 1
+    if left <= 0:
+        return []
+    i = act.index(t.seat) + 1
+    return (act[i:] + act[:i])[:left]
+
+
+def opponents(t: Table, seats: list[int]) -> list[int]:
+    """The seats of ``seats`` that play against this seat (``Table.is_opponent``), in order."""
+    declarer = t.declarer
+    me = t.seat
+    if declarer is None or me == declarer:
+        return [s for s in seats if s != me]
+    return [declarer] if declarer in seats else []
 
 
 class Reading:
-    """Cards still out per suit and the seat's marriage cards, computed once per decision."""
+    """Cards still out per suit, the seat's marriage cards and suit lengths, computed once per decision from
+    bit sets (the memory's played cards and the hand's ``CARD_BIT``s); its tuples and sets are shared: read
+    them only."""
 
-    __slots__ = ("out", "mcards", "msuits", "highest")
+    __slots__ = ("out", "mcards", "msuits", "highest", "held")
 
     def __init__(self, t: Table) -> None:
-        hand = t.hand
-        gone = t.memory.played_bits
-        for c in hand:
-            gone |= CARD_BIT[c]
+        # the hand's bits (distinct cards: the sum is their union)
+        held = self.held = sum(map(CARD_BIT.__getitem__, t.hand))
+        gone = t.memory.played_bits | held
         out_s, out_c, out_d, out_h = ~gone & 63, ~gone >> 6 & 63, ~gone >> 12 & 63, ~gone >> 18 & 63
-        # per suit, the strengths of the cards still out (shared tuples: read-only)
+        # per suit, the strengths of the cards still out
         self.out = {"S": _OUT[out_s], "C": _OUT[out_c], "D": _OUT[out_d], "H": _OUT[out_h]}
         # the strongest card still out per suit
         self.highest = {"S": _HIGHEST[out_s], "C": _HIGHEST[out_c], "D": _HIGHEST[out_d], "H": _HIGHEST[out_h]}
-        self.msuits = marriages_in(hand)
-        self.mcards = {r + s for s in self.msuits for r in "KQ"}
+        # the suits of the marriages held (as ``marriages_in(hand)``) and their cards
+        # (a K's bit is its Q's bit shifted left by one: strengths 3 and 2)
+        self.msuits, self.mcards = _MARRIAGES[held & held >> 1 & _QUEENS]
 
     def is_top(self, card: str) -> bool:
         return STRENGTH[card] > self.highest[card[1]]
+
+    def counts(self) -> dict[str, int]:
+        """How many cards of each suit the hand holds."""
+        held = self.held
+        return {
+            "S": _COUNT[held & 63],
+            "C": _COUNT[held >> 6 & 63],
+            "D": _COUNT[held >> 12 & 63],
+            "H": _COUNT[held >> 18],
+        }
 
 
 def choose_card(t: Table, cards: list[str]) -> str:
@@ -78,16 +108,18 @@ def choose_card(t: Table, cards: list[str]) -> str:
     return _follow(t, cards, rd)
 
 
-def _ruff_risk(t: Table, rd: Reading, suit: str, opp: int, trump: str | None) -> bool:
-    """Could this opponent trump a card of ``suit``?"""
+def _ruff_risk_any(t: Table, rd: Reading, suit: str, opps: list[int], trump: str | None) -> bool:
+    """Could one of these opponents trump a card of ``suit``? Not while there is no trump or none is out, nor
+    an opponent who showed he has none; yes if he showed a void in ``suit`` or at most one card of it is out."""
     if trump is None or suit == trump or not rd.out[trump]:
         return False
-    voids = t.memory.voids[opp]
-    if trump in voids:
-        return False
-    if suit in voids:
-        return True
-    return len(rd.out[suit]) <= 1
+    short = len(rd.out[suit]) <= 1
+    all_voids = t.memory.voids
+    for o in opps:
+        voids = all_voids[o]
+        if trump not in voids and (suit in voids or short):
+            return True
+    return False
 
 
 def _keep_value(t: Table, rd: Reading, card: str) -> float:
@@ -96,7 +128,7 @@ def _keep_value(t: Table, rd: Reading, card: str) -> float:
         share = 0.5 if t.seat == t.declarer else DEF_MARRIAGE
         return MARRIAGE[card[1]] * share
     v = 0.0
-    if rd.is_top(card):
+    if STRENGTH[card] > rd.highest[card[1]]:  # (``rd.is_top``)
         v += 8 + POINTS[card] / 2
     if card[1] == t.trump:
         v += 4 + STRENGTH[card]
@@ -123,7 +155,7 @@ def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
     after cashing its sure winners while there is no trump); else a safe winner, drawing trumps first;
     else its cheapest card."""
     trump = t.trump
-    opps = [s for s in t.active if s != t.seat]
+    opps = opponents(t, t.active)
     if t.tricks_done >= 1 and rd.msuits:
         if len(rd.msuits) == 1 and trump is None and len(t.hand) > 3:
             winners = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
@@ -133,22 +165,20 @@ def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
         # the better trump last lost clearly, 161 against 196 wins of 600)
         suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
         king = "K" + suit
-        return king if not any(o > STRENGTH[king] for o in rd.out[suit]) else "Q" + suit
-    ruffs = {s: any(_ruff_risk(t, rd, s, o, trump) for o in opps) for s in SUITS}
+        return king if rd.highest[suit] <= STRENGTH[king] else "Q" + suit
+    ruffs = {s: _ruff_risk_any(t, rd, s, opps, trump) for s in SUITS}
     winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not ruffs[c[1]]]
     if winners:
         draw = trump is not None and bool(rd.out[trump])
         return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
-    counts = {s: 0 for s in SUITS}
-    for c in t.hand:
-        counts[c[1]] += 1
+    counts = rd.counts()
 
     def lead_cost(c: str) -> tuple[float, str]:
         s = c[1]
         cost = POINTS[c] + STRENGTH[c] * 0.5
         if c in rd.mcards:
             cost += 100
-        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+        if c[0] == "T" and rd.highest[s] > STRENGTH[c]:
             cost += 12  # a ten led under an ace still out is usually lost
         if s == trump:
             cost += 6
@@ -162,7 +192,7 @@ def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
 def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
     """A defender's lead: declare its marriage (from trick 2 on), cash sure winners, else lead a cheap card."""
     trump = t.trump
-    decl = t.declarer
+    opps = [t.declarer]  # (a defender's only opponent)
     if t.tricks_done >= 1 and rd.msuits:
         if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
             tops = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
@@ -170,26 +200,23 @@ def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
                 return max(tops, key=lambda c: (POINTS[c], c))
         suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
         king = "K" + suit
-        out_higher = [o for o in rd.out[suit] if o > STRENGTH[king]]
-        return king if not out_higher else "Q" + suit
-    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not _ruff_risk(t, rd, c[1], decl, trump)]
+        return king if rd.highest[suit] <= STRENGTH[king] else "Q" + suit
+    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not _ruff_risk_any(t, rd, c[1], opps, trump)]
     if winners:
         draw = trump is not None and bool(rd.out[trump])
         return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
-    counts = {s: 0 for s in SUITS}
-    for c in t.hand:
-        counts[c[1]] += 1
+    counts = rd.counts()
 
     def lead_cost(c: str) -> tuple[float, str]:
         s = c[1]
         cost = POINTS[c] + STRENGTH[c] * 0.5
         if c in rd.mcards:
             cost += 100
-        if c[0] == "T" and any(o > STRENGTH[c] for o in rd.out[s]):
+        if c[0] == "T" and rd.highest[s] > STRENGTH[c]:
             cost += 12  # a ten led under an ace still out is usually lost
         if s == trump:
             cost += 6
-        if _ruff_risk(t, rd, s, decl, trump):
+        if _ruff_risk_any(t, rd, s, opps, trump):
             cost += 8
         cost += counts[s] * 0.3
         return cost, c
@@ -206,7 +233,7 @@ def needs_a_trick(t: Table) -> bool:
 def _follow(t: Table, cards: list[str], rd: Reading) -> str:
     trump = t.trump
     best_seat, best = trick_winner(t.trick, trump)
-    later_opps = [s for s in seats_after(t) if t.is_opponent(s)]
+    later_opps = opponents(t, seats_after(t))
     voids = t.memory.voids
 
     def holds_up(c: str) -> bool:
@@ -214,10 +241,9 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         if not later_opps:
             return True
         s = c[1]
-        st = STRENGTH[c]
-        if any(o > st for o in rd.out[s]) and any(s not in voids[o] for o in later_opps):
+        if rd.highest[s] > STRENGTH[c] and any(s not in voids[o] for o in later_opps):
             return False
-        return not any(_ruff_risk(t, rd, s, o, trump) for o in later_opps)
+        return not _ruff_risk_any(t, rd, s, later_opps, trump)
 
     wins = [c for c in cards if beats(c, best, trump)]
     sure = [c for c in wins if holds_up(c)]
@@ -228,7 +254,5 @@ def _follow(t: Table, cards: list[str], rd: Reading) -> str:
         return max(cards, key=lambda c: (_feed_value(t, rd, c), -STRENGTH[c], c))
     if sure:
         return min(sure, key=lambda c: (_keep_value(t, rd, c) - POINTS[c], STRENGTH[c], c))
-    counts = {s: 0 for s in SUITS}
-    for c in t.hand:
-        counts[c[1]] += 1
+    counts = rd.counts()
     return min(cards, key=lambda c: (POINTS[c] + _keep_value(t, rd, c) + counts[c[1]] * 0.2, STRENGTH[c], c))

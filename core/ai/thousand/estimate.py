@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from operator import add
 
 from core.cards import SUITS
 from core.thousand.cards import MARRIAGE, POINTS
@@ -53,15 +54,19 @@ def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
 # card -> (suit index, bit); per suit index the share of every set of its ranks (a 6-bit mask)
 _BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_HIGH)}
 _SHARES = [[_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS]
+# card -> its bit in a hand's ``key_of``, the number under which hands are remembered
+_KEY_BIT = {c: bit << (6 * i) for c, (i, bit) in _BIT.items()}
 
 
 def masks_of(hand: list[str]) -> list[int]:
     """The hand as four 6-bit masks of ranks, one per suit (what ``features_of`` reads)."""
-    masks = [0, 0, 0, 0]
-    for c in hand:
-        i, bit = _BIT[c]
-        masks[i] |= bit
-    return masks
+    key = key_of(hand)
+    return [key & 63, key >> 6 & 63, key >> 12 & 63, key >> 18]
+
+
+def key_of(hand: list[str]) -> int:
+    """The hand as one 24-bit number: its ``masks_of`` side by side (suit i in bits 6i..6i+5)."""
+    return sum(map(_KEY_BIT.__getitem__, hand))  # distinct cards: the sum of their bits is their union
 
 
 def without(masks: list[int], cards: tuple[str, ...]) -> list[int]:
@@ -78,74 +83,118 @@ def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
 
 
 def features_of(masks: list[int], ace_marriage: bool = False) -> tuple[float, ...]:
-    a, b, c, d = _SHARES[0][masks[0]], _SHARES[1][masks[1]], _SHARES[2][masks[2]], _SHARES[3][masks[3]]
-    out = (
-        a[0] + b[0] + c[0] + d[0],
-        a[1] + b[1] + c[1] + d[1],
-        a[2] + b[2] + c[2] + d[2],
-        a[3] + b[3] + c[3] + d[3],
-        a[4] + b[4] + c[4] + d[4],
-        a[5] + b[5] + c[5] + d[5],
-        a[6] + b[6] + c[6] + d[6],
-    )
-    if ace_marriage and masks[0] & masks[1] & masks[2] & masks[3] & 1:  # the ace is each suit's bit 0
+    return _features_of_key(_key(masks), ace_marriage)
+
+
+_ACES_KEY = 1 | 1 << 6 | 1 << 12 | 1 << 18  # the ace is each suit's bit 0
+# the features of two suits at once, by their 12 bits: spades and clubs (the key's low half), diamonds and
+# hearts (its high half). Every feature is a whole number, so these sums equal the suit-by-suit sums exactly.
+_LOW = [tuple(map(add, _SHARES[0][k & 63], _SHARES[1][k >> 6])) for k in range(4096)]
+_UP = [tuple(map(add, _SHARES[2][k & 63], _SHARES[3][k >> 6])) for k in range(4096)]
+
+
+def _key(masks: list[int]) -> int:
+    return masks[0] | masks[1] << 6 | masks[2] << 12 | masks[3] << 18
+
+
+def _features_of_key(key: int, ace_marriage: bool) -> tuple[float, ...]:
+    out = tuple(map(add, _LOW[key & 4095], _UP[key >> 12]))
+    if ace_marriage and key & _ACES_KEY == _ACES_KEY:
         return (out[0] + 200, *out[1:])
     return out
 
 
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's round points for this hand (``stage`` "bid" or "final")."""
-    return expected_of(masks_of(hand), stage, players, ace_marriage)
+    model, known = _known(stage, players, ace_marriage)
+    key = key_of(hand)
+    result = known.get(key)
+    return _evaluate(key, model, known) if result is None else result
 
 
-# (stage, 2 or 3 players, ace_marriage) -> {tuple of the hand's masks: (mean, spread)}: a seat evaluates the
-# same hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
-_KNOWN: dict[tuple[str, int, bool], dict[tuple[int, ...], tuple[float, float]]] = {}
+# (stage, 2 or 3 players, ace_marriage) -> {the hand's ``_key``: (mean, spread)}: a seat evaluates the same
+# hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
+Model = tuple[str, int, bool]
+Known = dict[int, tuple[float, float]]
+_KNOWN: dict[Model, Known] = {}
 _KNOWN_MAX = 20_000  # hands remembered per model before the memory starts afresh
+
+
+def _known(stage: str, players: int, ace_marriage: bool) -> tuple[Model, Known]:
+    """The model of a stage and seat count, and the hands it has evaluated so far."""
+    model = (stage, 2 if players == 2 else 3, ace_marriage)
+    known = _KNOWN.get(model)
+    if known is None:
+        known = _KNOWN[model] = {}
+    return model, known
+
+
+def _evaluate(key: int, model: Model, known: Known) -> tuple[float, float]:
+    """Mean and spread of the hand ``key`` under ``model``, computed and remembered in ``known``."""
+    if len(known) >= _KNOWN_MAX:
+        known.clear()
+    coef, intercept, spread = MODELS[model[:2]]
+    a0, a1, a2, a3, a4, a5, a6 = coef
+    x0, x1, x2, x3, x4, x5, x6 = map(add, _LOW[key & 4095], _UP[key >> 12])  # (``_features_of_key`` written out)
+    if model[2] and key & _ACES_KEY == _ACES_KEY:
+        x0 += 200
+    # the terms summed left to right as sum() would
+    mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
+    result = known[key] = (mean, spread)
+    return result
 
 
 def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """``expected`` of the hand given by its ``masks_of`` (the same numbers whether remembered or computed)."""
-    model = (stage, 2 if players == 2 else 3, ace_marriage)
-    known = _KNOWN.get(model)
-    if known is None:
-        known = _KNOWN[model] = {}
-    key = tuple(masks)
+    model, known = _known(stage, players, ace_marriage)
+    key = _key(masks)
     result = known.get(key)
-    if result is None:
-        if len(known) >= _KNOWN_MAX:
-            known.clear()
-        coef, intercept, spread = MODELS[model[:2]]
-        a0, a1, a2, a3, a4, a5, a6 = coef
-        x0, x1, x2, x3, x4, x5, x6 = features_of(masks, ace_marriage)
-        # the terms summed left to right as sum() would
-        mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
-        result = known[key] = (mean, spread)
-    return result
+    return _evaluate(key, model, known) if result is None else result
 
 
-def means_without(
-    masks: list[int], removals: Iterator[tuple[str, ...]], stage: str, players: int, ace_marriage: bool = False
+def scores_without(
+    hand: int,
+    removals: Iterator[tuple[str, ...]],
+    cost: dict[str, float],
+    stage: str,
+    players: int,
+    ace_marriage: bool = False,
 ) -> list[tuple[float, tuple[str, ...]]]:
-    """``(expected_of(without(masks, cards), ...)[0], cards)`` for every ``cards`` of ``removals`` (the gives)."""
-    model = (stage, 2 if players == 2 else 3, ace_marriage)
-    known = _KNOWN.get(model)
-    if known is None:
-        known = _KNOWN[model] = {}
+    """``(mean - sum of the cards' cost, cards)`` for every ``cards`` of ``removals`` (the gives): ``mean`` is the
+    ``expected`` mean of the hand less those cards, the hand given by its ``key_of``."""
+    model, known = _known(stage, players, ace_marriage)
+    bits = _KEY_BIT
     out = []
-    bits = _BIT
     for cards in removals:
-        m = list(masks)
+        key = hand
+        total = 0  # (summed as sum() would)
         for c in cards:
-            i, bit = bits[c]
-            m[i] &= ~bit
-        result = known.get(tuple(m))
+            key ^= bits[c]  # (a card of the hand: its bit is set)
+            total += cost[c]
+        result = known.get(key)
         if result is None:
-            result = expected_of(m, stage, players, ace_marriage)
-        out.append((result[0], cards))
+            result = _evaluate(key, model, known)
+        out.append((result[0] - total, cards))
     return out
+
+
+# the K bit of every suit in a ``key_of`` (ranks A T K Q J 9: a Q's bit is its K's bit shifted left by one);
+# the K bits of the marriages held -> the K and Q cards of those marriages
+_KINGS = sum(_KEY_BIT["K" + s] for s in SUITS)
+_MARRIAGE_CARDS = {
+    sum(_KEY_BIT["K" + s] for s in suits): frozenset(r + s for s in suits for r in "KQ")
+    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
+}
+
+
+def marriage_cards(hand: int) -> frozenset[str]:
+    """The K and Q of every marriage held in the hand given by its ``key_of`` (a shared set: read it only)."""
+    return _MARRIAGE_CARDS[hand & hand >> 1 & _KINGS]
 
 
 def chance(mean: float, spread: float, contract: int) -> float:
     """Probability that points ~ Normal(mean, spread) reach the contract."""
-    return 0.5 * math.erfc((contract - 0.5 - mean) / (spread * math.sqrt(2)))
+    return 0.5 * math.erfc((contract - 0.5 - mean) / (spread * _SQRT2))
+
+
+_SQRT2 = math.sqrt(2)

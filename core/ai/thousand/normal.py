@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from operator import itemgetter
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, masks_of, means_without
+from core.ai.thousand.estimate import chance, expected, key_of, marriage_cards, scores_without
 from core.ai.thousand.table import Table
 from core.base import Action
-from core.thousand.cards import MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
+from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
 
 BARREL = 880
 PASS_WORTH = 16.0  # bid while declaring is worth at least this (tuned in self-play against bench.baseline)
@@ -37,11 +38,14 @@ MARRIAGE_OUT = 0.3  # chance that the defenders hold and declare a marriage of w
 def decide(t: Table, rng: random.Random) -> Action:
     legal = t.legal
     if t.phase == "play":  # (the most frequent decision, sorted out at once: no redeal is legal while playing)
-        card = choose_card(t, [a.card for a in legal if a.type == "play"])  # type: ignore[misc]
-        return Action(t.seat, "play", card=card)
+        return play_card(legal, choose_card(t, [a.card for a in legal if a.type == "play"]))  # type: ignore[misc]
     by_type: dict[str, list[Action]] = {}
     for a in legal:
-        by_type.setdefault(a.type, []).append(a)
+        same = by_type.get(a.type)
+        if same is None:
+            by_type[a.type] = [a]
+        else:
+            same.append(a)
     if "redeal" in by_type and wants_redeal(t):
         return by_type["redeal"][0]
     phase = t.phase
@@ -54,8 +58,16 @@ def decide(t: Table, rng: random.Random) -> Action:
     if phase == "contract":
         return contract(t, by_type)
     plays = by_type.get("play", [])
-    card = choose_card(t, [a.card for a in plays])  # type: ignore[misc]
-    return Action(t.seat, "play", card=card)
+    return play_card(plays, choose_card(t, [a.card for a in plays]))  # type: ignore[misc]
+
+
+def play_card(legal: list[Action], card: str) -> Action:
+    """The legal action that plays ``card``: the engine's own object, equal to ``Action(seat, "play", card=card)``
+    (returning it saves making a new one, and the engine and the legality check recognise it at once)."""
+    for a in legal:
+        if a.card == card and a.type == "play":
+            return a
+    raise AssertionError(f"{card} is not a legal card")
 
 
 def wants_redeal(t: Table) -> bool:
@@ -135,27 +147,48 @@ def give_penalty(card: str) -> float:
 
 
 def give_choices(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
-    """Sets of ``count`` cards to give, best first, scored by the final hand they leave (minus the points handed over).
+    """Sets of ``count`` cards to give, best first, scored by the final hand they leave (minus the points
+    handed over)."""
+    scored = scored_gives(t, count)
+    scored.sort(key=_best_first)
+    return scored
+
+
+def _best_first(scored: tuple[float, tuple[str, ...]]) -> tuple[float, tuple[str, ...]]:
+    return -scored[0], scored[1]
+
+
+def scored_gives(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
+    """``(score, cards)`` of every set of ``count`` cards to give, the sets in increasing order.
 
     Only the seven cheapest cards are considered (aces, marriage cards and tens last), which keeps the
     search small without missing a sensible give.
     """
     hand = t.hand
-    keep = {r + s for s in marriages_in(hand) for r in "KQ"}
-    pool = sorted(hand, key=lambda c: (c in keep, POINTS[c], STRENGTH[c], c))[:7]
-    scored = []
-    masks = masks_of(hand)
-    players, ace_marriage = t.players, t.options.ace_marriage
+    key = key_of(hand)
+    pool = cheapest_first(hand, marriage_cards(key))[:7]
     penalty = {c: give_penalty(c) for c in pool}
-    for mean, combo in means_without(masks, combinations(sorted(pool), count), "final", players, ace_marriage):
-        scored.append((mean - sum(map(penalty.__getitem__, combo)), combo))
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    return scored
+    return scores_without(key, combinations(sorted(pool), count), penalty, "final", t.players, t.options.ace_marriage)
+
+
+# every card's place in the order of (points, strength, card): a total order, so sorting by it is sorting by them
+_CHEAP = {c: i for i, c in enumerate(sorted(DECK, key=lambda c: (POINTS[c], STRENGTH[c], c)))}
+
+
+def cheapest_first(hand: list[str], keep: frozenset[str]) -> list[str]:
+    """The hand by (is in ``keep``, points, strength, card): the cheapest cards to give first, the cards to
+    keep (those of the marriages held) last."""
+    ordered = sorted(hand, key=_CHEAP.__getitem__)
+    if not keep:
+        return ordered
+    return [c for c in ordered if c not in keep] + [c for c in ordered if c in keep]
 
 
 def best_gives(t: Table, count: int) -> tuple[str, ...]:
-    """The ``count`` cards whose loss leaves the best final hand."""
-    return give_choices(t, count)[0][1]
+    """The ``count`` cards whose loss leaves the best final hand: the first of ``give_choices``, without
+    sorting them all. ``scored_gives`` lists the sets in increasing order and ``max`` keeps the first of equal
+    scores, so a tie goes to the smallest set, as in ``give_choices``."""
+    return max(scored_gives(t, count), key=itemgetter(0))[1]
 
 
 def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
@@ -165,6 +198,9 @@ def give(t: Table, by_type: dict[str, list[Action]]) -> Action:
     # the costlier card goes to the receiver with the lower total
     card = max(cards, key=lambda c: (POINTS[c], STRENGTH[c], c))
     to = min(receivers, key=lambda r: (t.totals[r], r))  # type: ignore[index]
+    for a in gives:  # the engine's own action, equal to Action(t.seat, "give", card=card, to=to)
+        if a.card == card and a.to == to:
+            return a
     return Action(t.seat, "give", card=card, to=to)
 
 

@@ -99,8 +99,9 @@ def from_view(view: dict[str, Any], memory: Memory, legal: list[Action]) -> Tabl
 
 def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Table:
     """A sampled world's table for one seat (search play-outs)."""
-    # round_points: card points plus declared marriages (``marriage_points`` only when there are marriages)
-    round_points = list(map(add, state.card_pts, state.marriage_points)) if state.marriages else list(state.card_pts)
+    # round_points: card points plus declared marriages (``marriage_points`` only when there are marriages); like
+    # the hand and the trick, the state's own list when it holds them (read-only)
+    round_points = list(map(add, state.card_pts, state.marriage_points)) if state.marriages else state.card_pts
     # positional, in the order of the fields (a self-play decision makes one per action)
     return Table(
         seat,
@@ -109,7 +110,7 @@ def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Ta
         state.hands[seat],
         legal,
         state.active,
-        state.first_hand,
+        (state.dealer + 1) % state.players,  # the engine's ``first_hand``, without its property call
         state.declarer,
         state.bid,
         state.bids,
