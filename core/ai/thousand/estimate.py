@@ -69,15 +69,6 @@ def key_of(hand: list[str]) -> int:
     return sum(map(_KEY_BIT.__getitem__, hand))  # distinct cards: the sum of their bits is their union
 
 
-def without(masks: list[int], cards: tuple[str, ...]) -> list[int]:
-    """The masks of the hand less ``cards`` (cards it holds)."""
-    out = list(masks)
-    for c in cards:
-        i, bit = _BIT[c]
-        out[i] &= ~bit
-    return out
-
-
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
     return features_of(masks_of(hand), ace_marriage)
 
