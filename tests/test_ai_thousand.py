@@ -111,14 +111,20 @@ def _crafted_round():  # noqa: ANN202
         },
         talon=["JH", "QH", "KH"],
     )
+    return _seat_1_declares(deal, 110, {"9D": 2, "JD": 0})
+
+
+def _seat_1_declares(deal, value: int, gives: dict[str, int]):  # noqa: ANN001, ANN202
+    """A 3-player round of ``deal`` in which seat 1 bids ``value``, the others pass, seat 1 gives ``gives``
+    (card -> receiver) and names ``value`` as the contract: the state and the events."""
     state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
     history = state.next_round_in_place(deal)
-    history += act(state, 1, "bid", value=110)
+    history += act(state, 1, "bid", value=value)
     history += act(state, 2, "pass")
     history += act(state, 0, "pass")
-    history += act(state, 1, "give", card="9D", to=2)
-    history += act(state, 1, "give", card="JD", to=0)
-    history += act(state, 1, "contract", value=110)
+    for card, to in gives.items():
+        history += act(state, 1, "give", card=card, to=to)
+    history += act(state, 1, "contract", value=value)
     return state, history
 
 
@@ -172,14 +178,7 @@ def test_normal_declarer_cashes_its_aces_then_declares_its_marriage():
 def test_normal_declarer_with_two_marriages_declares_from_trick_2_on():
     """With two marriages there is no time to cash aces first: the first lead after trick 1 declares."""
     deal = make_deal(3, 0, {1: ["AS", "KH", "QH", "KD", "QD", "AC", "9D"]}, talon=["JS", "9C", "JC"])
-    state = RULES.new_game(3, {}, seed=0, first_dealer=0, start=False)
-    history = state.next_round_in_place(deal)
-    history += act(state, 1, "bid", value=100)
-    history += act(state, 2, "pass")
-    history += act(state, 0, "pass")
-    history += act(state, 1, "give", card="9D", to=2)
-    history += act(state, 1, "give", card="JS", to=0)
-    history += act(state, 1, "contract", value=100)
+    state, history = _seat_1_declares(deal, 100, {"9D": 2, "JS": 0})
     bots = [player("thousand", "normal", seed=s) for s in range(3)]
     while state.phase == "play":
         seat = state.to_act

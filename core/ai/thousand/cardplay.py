@@ -152,20 +152,41 @@ def _lead(t: Table, cards: list[str], rd: Reading) -> str:
 
 def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
     """The declarer's lead: from trick 2 on its marriages at once, the biggest first (a single marriage
-    after cashing its sure winners while there is no trump); else a safe winner, drawing trumps first;
-    else its cheapest card."""
-    trump = t.trump
-    opps = opponents(t, t.active)
+    after cashing its sure winners while there is no trump); else ``_plain_lead``."""
     if t.tricks_done >= 1 and rd.msuits:
-        if len(rd.msuits) == 1 and trump is None and len(t.hand) > 3:
+        if len(rd.msuits) == 1 and t.trump is None and len(t.hand) > 3:
             winners = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
             if winners:
                 return max(winners, key=lambda c: (POINTS[c], c))
         # with two marriages, no time for cashing: the bigger first (declaring the one that would be
         # the better trump last lost clearly, 161 against 196 wins of 600)
-        suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
-        king = "K" + suit
-        return king if rd.highest[suit] <= STRENGTH[king] else "Q" + suit
+        return _declaring_lead(rd)
+    return _plain_lead(t, cards, rd, opponents(t, t.active))
+
+
+def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
+    """A defender's lead: declare its marriage (from trick 2 on, after cashing sure winners while there is
+    no trump and the hand has cards to spare), else ``_plain_lead`` against the declarer."""
+    if t.tricks_done >= 1 and rd.msuits:
+        if t.trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
+            tops = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
+            if tops:
+                return max(tops, key=lambda c: (POINTS[c], c))
+        return _declaring_lead(rd)
+    return _plain_lead(t, cards, rd, [t.declarer])  # type: ignore[list-item]
+
+
+def _declaring_lead(rd: Reading) -> str:
+    """The lead that declares the biggest marriage held: its K when no higher card of the suit is out, else its Q."""
+    suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
+    king = "K" + suit
+    return king if rd.highest[suit] <= STRENGTH[king] else "Q" + suit
+
+
+def _plain_lead(t: Table, cards: list[str], rd: Reading, opps: list[int]) -> str:
+    """A lead without a marriage to declare: a sure winner no opponent of ``opps`` can trump (trumps first
+    while trumps are out, then the most points), else the cheapest card to lose."""
+    trump = t.trump
     ruffs = {s: _ruff_risk_any(t, rd, s, opps, trump) for s in SUITS}
     winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not ruffs[c[1]]]
     if winners:
@@ -185,41 +206,6 @@ def _lead_as_declarer(t: Table, cards: list[str], rd: Reading) -> str:
         if ruffs[s]:
             cost += 8
         return cost + counts[s] * 0.3, c
-
-    return min(cards, key=lead_cost)
-
-
-def _lead_as_defender(t: Table, cards: list[str], rd: Reading) -> str:
-    """A defender's lead: declare its marriage (from trick 2 on), cash sure winners, else lead a cheap card."""
-    trump = t.trump
-    opps = [t.declarer]  # (a defender's only opponent)
-    if t.tricks_done >= 1 and rd.msuits:
-        if trump is None and len(t.hand) > 2 * len(rd.msuits) + 1:
-            tops = [c for c in cards if c not in rd.mcards and rd.is_top(c)]
-            if tops:
-                return max(tops, key=lambda c: (POINTS[c], c))
-        suit = max(rd.msuits, key=lambda s: MARRIAGE[s])
-        king = "K" + suit
-        return king if rd.highest[suit] <= STRENGTH[king] else "Q" + suit
-    winners = [c for c in cards if c not in rd.mcards and rd.is_top(c) and not _ruff_risk_any(t, rd, c[1], opps, trump)]
-    if winners:
-        draw = trump is not None and bool(rd.out[trump])
-        return max(winners, key=lambda c: (draw and c[1] == trump, POINTS[c], c))
-    counts = rd.counts()
-
-    def lead_cost(c: str) -> tuple[float, str]:
-        s = c[1]
-        cost = POINTS[c] + STRENGTH[c] * 0.5
-        if c in rd.mcards:
-            cost += 100
-        if c[0] == "T" and rd.highest[s] > STRENGTH[c]:
-            cost += 12  # a ten led under an ace still out is usually lost
-        if s == trump:
-            cost += 6
-        if _ruff_risk_any(t, rd, s, opps, trump):
-            cost += 8
-        cost += counts[s] * 0.3
-        return cost, c
 
     return min(cards, key=lead_cost)
 
