@@ -172,14 +172,18 @@ def _place(im: Image.Image, parts: list[Image.Image], x: int, y: int, w: int, h:
     lines = _lines(parts, room)
     if not lines:
         return
-    cy = y + (h - _lines_height(lines)) / 2
+    _paste_lines(im, lines, x + 8, y + (h - _lines_height(lines)) / 2)
+
+
+def _paste_lines(im: Image.Image, lines: list[list[Image.Image]], left: float, top: float) -> None:
+    """Paste lines of parts from (``left``, ``top``): 8 px between parts, each part centred in its line."""
     for line in lines:
         lh = max(p.height for p in line)
-        cx = x + 8
+        cx = left
         for p in line:
-            canvas.paste(im, p, cx, cy + (lh - p.height) / 2)
+            canvas.paste(im, p, cx, top + (lh - p.height) / 2)
             cx += p.width + 8
-        cy += lh + LINE_GAP
+        top += lh + LINE_GAP
 
 
 def _ruled(width: int, height: int, xs: list[int], players: int, extra: bool, tint: RGB | None) -> Image.Image:
@@ -399,14 +403,7 @@ def details_image(title: str, lines: list[Detail], players: int, extra: bool) ->
             if cell.marker is not None:
                 canvas.paste(strip, canvas.plate(sw - 8, h - 7, cell.marker, None, 8), xs[s] + 4, 3)
             _place(strip, cell.parts, xs[s], 0, sw, h)
-        y = (h - _lines_height(label_lines)) / 2
-        for label_line in label_lines:
-            lh = max(p.height for p in label_line)
-            x = PAD + 4
-            for p in label_line:
-                canvas.paste(strip, p, x, y + (lh - p.height) / 2)
-                x += p.width + 8
-            y += lh + LINE_GAP
+        _paste_lines(strip, label_lines, PAD + 4, (h - _lines_height(label_lines)) / 2)
         strips.append(strip)
     top = 12 + head.height + 8
     im = Image.new("RGB", (width, top + sum(s.height for s in strips) + 4), palette.PAPER)
