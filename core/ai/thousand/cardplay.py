@@ -13,7 +13,7 @@ what to throw (it needs the lead to declare it).
 
 from __future__ import annotations
 
-from core.ai.thousand.memory import CARD_BIT
+from core.ai.thousand.memory import hand_bits, marriages_held
 from core.ai.thousand.table import Table
 from core.cards import SUITS
 from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
@@ -22,13 +22,6 @@ from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 _OUT = [tuple(k for k in range(6) if mask >> k & 1) for mask in range(64)]
 _HIGHEST = [max(strengths, default=-1) for strengths in _OUT]
 _COUNT = [len(strengths) for strengths in _OUT]  # a suit's 6-bit set of cards -> how many cards
-# the Q of every suit as a set of ``CARD_BIT``s; the Qs of the marriages held -> (their suits, their K and Q
-# cards): shared read-only values, suits in the order of ``core.thousand.cards.marriages_in``
-_QUEENS = sum(CARD_BIT["Q" + s] for s in SUITS)
-_MARRIAGES = {
-    sum(CARD_BIT["Q" + s] for s in suits): (suits, frozenset(r + s for s in suits for r in "KQ"))
-    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
-}
 DEF_MARRIAGE = 0.25  # a defender's marriage card is kept at this share of the marriage (it needs the lead)
 
 
@@ -73,8 +66,7 @@ class Reading:
     __slots__ = ("out", "mcards", "msuits", "highest", "held")
 
     def __init__(self, t: Table) -> None:
-        # the hand's bits (distinct cards: the sum is their union)
-        held = self.held = sum(map(CARD_BIT.__getitem__, t.hand))
+        held = self.held = hand_bits(t.hand)
         gone = t.memory.played_bits | held
         out_s, out_c, out_d, out_h = ~gone & 63, ~gone >> 6 & 63, ~gone >> 12 & 63, ~gone >> 18 & 63
         # per suit, the strengths of the cards still out
@@ -82,8 +74,7 @@ class Reading:
         # the strongest card still out per suit
         self.highest = {"S": _HIGHEST[out_s], "C": _HIGHEST[out_c], "D": _HIGHEST[out_d], "H": _HIGHEST[out_h]}
         # the suits of the marriages held (as ``marriages_in(hand)``) and their cards
-        # (a K's bit is its Q's bit shifted left by one: strengths 3 and 2)
-        self.msuits, self.mcards = _MARRIAGES[held & held >> 1 & _QUEENS]
+        self.msuits, self.mcards = marriages_held(held)
 
     def is_top(self, card: str) -> bool:
         return STRENGTH[card] > self.highest[card[1]]

@@ -14,8 +14,9 @@ import math
 from collections.abc import Iterator
 from operator import add
 
+from core.ai.thousand.memory import CARD_BIT, hand_bits
 from core.cards import SUITS
-from core.thousand.cards import MARRIAGE, POINTS
+from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 
 # Ranks high -> low: a "top run" is the unbroken run of a suit's highest cards held.
 _HIGH = ("A", "T", "K", "Q", "J", "9")
@@ -51,22 +52,16 @@ def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
     return (marriage, half, float(top), float(run), float(total - top), float(max(0, len(ranks) - 3)), 0.0)
 
 
-# card -> (suit index, bit); per suit index the share of every set of its ranks (a 6-bit mask)
-_BIT = {r + s: (i, 1 << k) for i, s in enumerate(SUITS) for k, r in enumerate(_HIGH)}
-_SHARES = [[_suit_features(s, {r for k, r in enumerate(_HIGH) if mask >> k & 1}) for mask in range(64)] for s in SUITS]
-# card -> its bit in a hand's ``key_of``, the number under which hands are remembered
-_KEY_BIT = {c: bit << (6 * i) for c, (i, bit) in _BIT.items()}
+# per suit index the share of every set of its cards, a 6-bit mask as in ``CARD_BIT`` (bit k: strength k)
+_SHARES = [
+    [_suit_features(s, {r for r in _HIGH if mask >> STRENGTH[r + s] & 1}) for mask in range(64)] for s in SUITS
+]
 
 
 def masks_of(hand: list[str]) -> list[int]:
-    """The hand as four 6-bit masks of ranks, one per suit (what ``features_of`` reads)."""
-    key = key_of(hand)
+    """The hand as four 6-bit masks, one per suit (what ``features_of`` reads): its ``hand_bits`` suit by suit."""
+    key = hand_bits(hand)
     return [key & 63, key >> 6 & 63, key >> 12 & 63, key >> 18]
-
-
-def key_of(hand: list[str]) -> int:
-    """The hand as one 24-bit number: its ``masks_of`` side by side (suit i in bits 6i..6i+5)."""
-    return sum(map(_KEY_BIT.__getitem__, hand))  # distinct cards: the sum of their bits is their union
 
 
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
@@ -77,7 +72,7 @@ def features_of(masks: list[int], ace_marriage: bool = False) -> tuple[float, ..
     return _features_of_key(_key(masks), ace_marriage)
 
 
-_ACES_KEY = 1 | 1 << 6 | 1 << 12 | 1 << 18  # the ace is each suit's bit 0
+_ACES_KEY = hand_bits(["A" + s for s in SUITS])
 # the features of two suits at once, by their 12 bits: spades and clubs (the key's low half), diamonds and
 # hearts (its high half). Every feature is a whole number, so these sums equal the suit-by-suit sums exactly.
 _LOW = [tuple(map(add, _SHARES[0][k & 63], _SHARES[1][k >> 6])) for k in range(4096)]
@@ -98,12 +93,12 @@ def _features_of_key(key: int, ace_marriage: bool) -> tuple[float, ...]:
 def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's round points for this hand (``stage`` "bid" or "final")."""
     model, known = _known(stage, players, ace_marriage)
-    key = key_of(hand)
+    key = hand_bits(hand)
     result = known.get(key)
     return _evaluate(key, model, known) if result is None else result
 
 
-# (stage, 2 or 3 players, ace_marriage) -> {the hand's ``_key``: (mean, spread)}: a seat evaluates the same
+# (stage, 2 or 3 players, ace_marriage) -> {the hand's ``hand_bits``: (mean, spread)}: a seat evaluates the same
 # hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
 Model = tuple[str, int, bool]
 Known = dict[int, tuple[float, float]]
@@ -152,9 +147,9 @@ def scores_without(
     ace_marriage: bool = False,
 ) -> list[tuple[float, tuple[str, ...]]]:
     """``(mean - sum of the cards' cost, cards)`` for every ``cards`` of ``removals`` (the gives): ``mean`` is the
-    ``expected`` mean of the hand less those cards, the hand given by its ``key_of``."""
+    ``expected`` mean of the hand less those cards, the hand given by its ``hand_bits``."""
     model, known = _known(stage, players, ace_marriage)
-    bits = _KEY_BIT
+    bits = CARD_BIT
     out = []
     for cards in removals:
         key = hand
@@ -167,20 +162,6 @@ def scores_without(
             result = _evaluate(key, model, known)
         out.append((result[0] - total, cards))
     return out
-
-
-# the K bit of every suit in a ``key_of`` (ranks A T K Q J 9: a Q's bit is its K's bit shifted left by one);
-# the K bits of the marriages held -> the K and Q cards of those marriages
-_KINGS = sum(_KEY_BIT["K" + s] for s in SUITS)
-_MARRIAGE_CARDS = {
-    sum(_KEY_BIT["K" + s] for s in suits): frozenset(r + s for s in suits for r in "KQ")
-    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
-}
-
-
-def marriage_cards(hand: int) -> frozenset[str]:
-    """The K and Q of every marriage held in the hand given by its ``key_of`` (a shared set: read it only)."""
-    return _MARRIAGE_CARDS[hand & hand >> 1 & _KINGS]
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -18,6 +18,24 @@ from core.thousand.cards import DECK, STRENGTH
 
 # card -> its bit in a 24-bit set of cards: 6 bits per suit (SUITS order), bit k of a suit = strength k
 CARD_BIT = {c: 1 << (6 * SUITS.index(c[1]) + STRENGTH[c]) for c in DECK}
+# the Q of every suit as a set of ``CARD_BIT``s (a K's bit is its Q's bit shifted left by one: strengths 3
+# and 2); the Qs of the marriages held -> (their suits in the order of ``core.thousand.cards.marriages_in``,
+# their K and Q cards): shared read-only values
+_QUEENS = sum(CARD_BIT["Q" + s] for s in SUITS)
+_MARRIAGES = {
+    sum(CARD_BIT["Q" + s] for s in suits): (suits, frozenset(r + s for s in suits for r in "KQ"))
+    for suits in (tuple(s for i, s in enumerate(SUITS) if held >> i & 1) for held in range(1 << len(SUITS)))
+}
+
+
+def hand_bits(hand: list[str]) -> int:
+    """The hand as a set of ``CARD_BIT``s (distinct cards: the sum of their bits is their union)."""
+    return sum(map(CARD_BIT.__getitem__, hand))
+
+
+def marriages_held(bits: int) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The suits of the marriages in a set of ``CARD_BIT``s and their K and Q cards (shared: read them only)."""
+    return _MARRIAGES[bits & bits >> 1 & _QUEENS]
 
 
 @dataclass(slots=True)

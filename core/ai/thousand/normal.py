@@ -17,7 +17,8 @@ from itertools import combinations
 from operator import itemgetter
 
 from core.ai.thousand.cardplay import choose_card
-from core.ai.thousand.estimate import chance, expected, key_of, marriage_cards, scores_without
+from core.ai.thousand.estimate import chance, expected, scores_without
+from core.ai.thousand.memory import hand_bits, marriages_held
 from core.ai.thousand.table import Table
 from core.base import Action
 from core.thousand.cards import DECK, MARRIAGE, POINTS, STRENGTH, half_up5, marriages_in
@@ -165,8 +166,8 @@ def scored_gives(t: Table, count: int) -> list[tuple[float, tuple[str, ...]]]:
     search small without missing a sensible give.
     """
     hand = t.hand
-    key = key_of(hand)
-    pool = cheapest_first(hand, marriage_cards(key))[:7]
+    key = hand_bits(hand)
+    pool = cheapest_first(hand, marriages_held(key)[1])[:7]
     penalty = {c: give_penalty(c) for c in pool}
     return scores_without(key, combinations(sorted(pool), count), penalty, "final", t.players, t.options.ace_marriage)
 
