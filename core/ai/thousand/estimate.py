@@ -58,18 +58,9 @@ _SHARES = [
 ]
 
 
-def masks_of(hand: list[str]) -> list[int]:
-    """The hand as four 6-bit masks, one per suit (what ``features_of`` reads): its ``hand_bits`` suit by suit."""
-    key = hand_bits(hand)
-    return [key & 63, key >> 6 & 63, key >> 12 & 63, key >> 18]
-
-
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:
-    return features_of(masks_of(hand), ace_marriage)
-
-
-def features_of(masks: list[int], ace_marriage: bool = False) -> tuple[float, ...]:
-    return _features_of_key(_key(masks), ace_marriage)
+    """The hand's ``FEATURES`` (what the fitted models weigh)."""
+    return _features_of_key(hand_bits(hand), ace_marriage)
 
 
 _ACES_KEY = hand_bits(["A" + s for s in SUITS])
@@ -77,10 +68,6 @@ _ACES_KEY = hand_bits(["A" + s for s in SUITS])
 # hearts (its high half). Every feature is a whole number, so these sums equal the suit-by-suit sums exactly.
 _LOW = [tuple(map(add, _SHARES[0][k & 63], _SHARES[1][k >> 6])) for k in range(4096)]
 _UP = [tuple(map(add, _SHARES[2][k & 63], _SHARES[3][k >> 6])) for k in range(4096)]
-
-
-def _key(masks: list[int]) -> int:
-    return masks[0] | masks[1] << 6 | masks[2] << 12 | masks[3] << 18
 
 
 def _features_of_key(key: int, ace_marriage: bool) -> tuple[float, ...]:
@@ -99,7 +86,7 @@ def expected(hand: list[str], stage: str, players: int, ace_marriage: bool = Fal
 
 
 # (stage, 2 or 3 players, ace_marriage) -> {the hand's ``hand_bits``: (mean, spread)}: a seat evaluates the same
-# hands again within a round (each bid, the gives, the contract), so ``expected_of`` remembers them
+# hands again within a round (each bid, the gives, the contract), so ``expected`` remembers them
 Model = tuple[str, int, bool]
 Known = dict[int, tuple[float, float]]
 _KNOWN: dict[Model, Known] = {}
@@ -121,21 +108,11 @@ def _evaluate(key: int, model: Model, known: Known) -> tuple[float, float]:
         known.clear()
     coef, intercept, spread = MODELS[model[:2]]
     a0, a1, a2, a3, a4, a5, a6 = coef
-    x0, x1, x2, x3, x4, x5, x6 = map(add, _LOW[key & 4095], _UP[key >> 12])  # (``_features_of_key`` written out)
-    if model[2] and key & _ACES_KEY == _ACES_KEY:
-        x0 += 200
+    x0, x1, x2, x3, x4, x5, x6 = _features_of_key(key, model[2])
     # the terms summed left to right as sum() would
     mean = intercept + (a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3 + a4 * x4 + a5 * x5 + a6 * x6)
     result = known[key] = (mean, spread)
     return result
-
-
-def expected_of(masks: list[int], stage: str, players: int, ace_marriage: bool = False) -> tuple[float, float]:
-    """``expected`` of the hand given by its ``masks_of`` (the same numbers whether remembered or computed)."""
-    model, known = _known(stage, players, ace_marriage)
-    key = _key(masks)
-    result = known.get(key)
-    return _evaluate(key, model, known) if result is None else result
 
 
 def scores_without(
