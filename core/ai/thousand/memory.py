@@ -137,17 +137,7 @@ class RoundReader:
                 pending_lead = None
             if typ == "card_played":
                 card = ev.data["card"]
-                # ``mem.note_play(seat, card, led suit, trump)`` written out: it runs for every card of every round
-                mem.played.add(card)
-                mem.played_bits |= CARD_BIT[card]
-                mem.played_by[card] = seat  # type: ignore[assignment]
-                if trick:
-                    led = trick[0][1][1]
-                    if card[1] != led:
-                        voids = mem.voids[seat]  # type: ignore[index]
-                        voids.add(led)
-                        if trump is not None and card[1] != trump:
-                            voids.add(trump)
+                mem.note_play(seat, card, trick[0][1][1] if trick else None, trump)  # type: ignore[arg-type]
                 for h in mem.holds:
                     h.discard(card)
                 if not trick and self.tricks_done > 0 and card[0] in "KQ":

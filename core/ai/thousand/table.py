@@ -110,7 +110,7 @@ def from_state(state: Any, seat: int, memory: Memory, legal: list[Action]) -> Ta
         state.hands[seat],
         legal,
         state.active,
-        (state.dealer + 1) % state.players,  # the engine's ``first_hand``, without its property call
+        state.first_hand,
         state.declarer,
         state.bid,
         state.bids,
