@@ -4,7 +4,9 @@ Deals random rounds, makes one seat the declarer at 100 (it opens, everyone pass
 take the talon, give, and play the round out, and records the declarer's round points (card points plus
 marriages) against the features of its hand before the talon ("bid") and after the gives ("final").
 Least squares per stage gives the coefficients, the intercept and the spread (residual standard
-deviation) to paste into ``MODELS``. Last line: the models as JSON.
+deviation) to paste into ``MODELS``; least squares per kind of final hand (marriages held: none, one, two or
+more; an ace held or not) over the features and the aces held gives ``CONTRACT_MODELS``. Last line: the
+models as JSON.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ import argparse
 import json
 import math
 
-from core.ai.thousand.estimate import FEATURES, features
-from core.ai.thousand.memory import Memory
+from core.ai.thousand.estimate import FEATURES, features, hand_kind
+from core.ai.thousand.memory import Memory, hand_bits
 from core.ai.thousand.rollout import normal_action, play_round, step
 from core.base import Action
 from core.rng import stream
 from core.thousand import RULES
 
 
-def sample(players: int, seed: int, index: int) -> tuple[tuple[float, ...], tuple[float, ...], int]:
+def sample(players: int, seed: int, index: int) -> tuple[tuple[float, ...], list[str], int]:
     rng = stream(seed, "fit", players, index)
     dealer = rng.randrange(players)
     state = RULES.new_game(players, {}, seed=f"{seed}:{index}", first_dealer=dealer)
@@ -36,7 +38,7 @@ def sample(players: int, seed: int, index: int) -> tuple[tuple[float, ...], tupl
         if action.type == "concede":
             action = next(a for a in state.legal_actions(declarer) if a.type == "give")
         step(state, memory, action)
-    after = features(state.hands[declarer])
+    after = list(state.hands[declarer])
     state.apply_in_place(Action(declarer, "contract", value=100))
     play_round(state, memory, rng)
     row = state.history[-1]
@@ -72,8 +74,9 @@ def main(argv: list[str] | None = None) -> None:
     for players in (2, 3):
         data = [sample(players, args.seed, i) for i in range(args.rounds)]
         ys = [float(p) for _b, _a, p in data]
-        for stage, pick in (("bid", 0), ("final", 1)):
-            coef, intercept, spread = least_squares([d[pick] for d in data], ys)
+        finals = [features(a) for _b, a, _p in data]
+        for stage, xs in (("bid", [b for b, _a, _p in data]), ("final", finals)):
+            coef, intercept, spread = least_squares(xs, ys)
             models[f"{stage},{players}"] = {
                 "coef": [round(c, 3) for c in coef],
                 "intercept": round(intercept, 2),
@@ -81,6 +84,18 @@ def main(argv: list[str] | None = None) -> None:
             }
             shown = ", ".join(f"{n}={c:.2f}" for n, c in zip(FEATURES, coef))
             print(f"{players}p {stage:<6} {shown}, intercept={intercept:.1f}, spread={spread:.1f}")
+        kinds: dict[tuple[int, bool], list[int]] = {}
+        for i, (_b, hand, _p) in enumerate(data):
+            kinds.setdefault(hand_kind(hand_bits(hand)), []).append(i)
+        for (pairs, ace), rows in sorted(kinds.items()):
+            xs = [(*finals[i], float(sum(c[0] == "A" for c in data[i][1]))) for i in rows]
+            coef, intercept, spread = least_squares(xs, [ys[i] for i in rows])
+            models[f"contract,{players},{pairs},{int(ace)}"] = {
+                "coef": [round(c, 3) for c in coef],
+                "intercept": round(intercept, 2),
+                "spread": round(spread, 2),
+            }
+            print(f"{players}p contract, {pairs} marriages, ace {ace}: {len(rows)} hands, spread={spread:.1f}")
     print(json.dumps(models))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from core.ai import player
@@ -270,6 +271,17 @@ def test_normal_declarer_raises_a_strong_contract_and_concedes_a_hopeless_one():
     assert player("thousand", "normal", seed=1).decide(no_concede, []) == Action(1, "contract", value=100)
 
 
+def test_normal_declarer_names_what_a_marriage_with_its_ace_makes():
+    """A marriage with an ace to win the first trick is declared almost surely: the contract counts on it."""
+    hearts = _contract_position(["AH", "TH", "KH", "QH", "9S", "JC", "9D"], ["AD", "9C", "JS"], ["9C", "JS"])
+    action = player("thousand", "normal", seed=1).decide(hearts, [])
+    assert action.type == "contract" and action.value >= 120  # 100 for the marriage + AH TH AD; it named 105
+    # without an ace to win the first trick the marriage may never be declared: no such raise
+    no_ace = _contract_position(["KH", "QH", "JH", "9S", "JC", "9D", "TS"], ["TD", "9C", "JS"], ["9C", "JS"])
+    other = player("thousand", "normal", seed=1).decide(no_ace, [])
+    assert other.type == "concede" or other.value < action.value
+
+
 def test_normal_declarer_on_the_barrel_plays_121_however_strong():
     on_barrel = {"totals": [0, 880, 0], "barrel": [False, True, False]}
     strong = _contract_position(
@@ -312,3 +324,16 @@ def test_normal_defender_feeds_a_ten_to_the_partners_sure_trick_and_keeps_its_ac
     history += act(state, 1, "play", card="JS")
     history += act(state, 2, "play", card="AS")  # the partner's ace: nobody plays after seat 0
     assert _normal_card(state, history, 0) in ("TD", "TC")  # void in spades: a ten, not the ace of hearts
+
+
+def test_fit_thousand_prints_a_contract_model_for_each_kind_of_final_hand(capsys):
+    """``python -m bench.fit_thousand`` fits the kinds' models that ``CONTRACT_MODELS`` holds, in the same shape."""
+    from bench.fit_thousand import main as fit_main
+    from core.ai.thousand.estimate import CONTRACT_MODELS
+
+    fit_main(["--rounds", "150", "--seed", "3"])
+    models = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for players, pairs, ace in ((3, 0, True), (3, 1, True), (2, 1, True)):
+        fitted = models[f"contract,{players},{pairs},{int(ace)}"]
+        assert len(fitted["coef"]) == len(CONTRACT_MODELS[(players, pairs, ace)][0])
+        assert fitted["spread"] > 0

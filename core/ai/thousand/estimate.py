@@ -6,15 +6,20 @@ features into a mean and a spread of the declarer's round points (card points + 
 linear models fitted on play-outs between ``normal`` players (``python -m bench.fit_thousand``): one
 model before the talon (the bidding) and one for the final hand after the gives (the contract).
 ``chance`` is the probability of making a contract under a normal spread around that mean.
+
+The contract (``contract_expected``) has models of its own, one per kind of final hand: no marriage, one,
+two or more, each with or without an ace. The points of these kinds spread very differently (a marriage
+with an ace to win the first trick is declared almost surely; the second of two marriages needs the lead
+back), which one model with one spread for every hand cannot say.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from operator import add
+from operator import add, mul
 
-from core.ai.thousand.memory import CARD_BIT, hand_bits
+from core.ai.thousand.memory import CARD_BIT, hand_bits, marriages_held
 from core.cards import SUITS
 from core.thousand.cards import MARRIAGE, POINTS, STRENGTH
 
@@ -29,6 +34,24 @@ MODELS: dict[tuple[str, int], tuple[tuple[float, ...], float, float]] = {
     ("final", 2): ((0.803, 0.005, 1.611, 0.26, 0.812, 6.625, 0.581), -19.55, 30.59),
     ("bid", 3): ((0.767, 0.102, 2.575, -6.091, 0.401, 8.538, 3.531), 22.44, 48.51),
     ("final", 3): ((0.841, 0.009, 3.281, -10.327, 0.259, 12.068, 8.593), -22.09, 32.49),
+}
+
+
+# (players, marriages held (2: two or more), holds an ace) -> (coefficients of the ``features`` and the aces
+# held, intercept, spread) of the final hand's points; fitted by bench/fit_thousand.py
+CONTRACT_MODELS: dict[tuple[int, int, bool], tuple[tuple[float, ...], float, float]] = {
+    (2, 0, False): ((0.0, 0.082, 0.0, 0.0, 1.287, -4.234, 4.345, 0.0), -40.52, 11.78),
+    (2, 0, True): ((0.0, -0.022, 1.607, -1.882, 0.572, 2.528, 8.845, -2.093), -0.37, 12.59),
+    (2, 1, False): ((0.491, -0.087, 0.0, 0.0, 2.494, -10.27, -13.433, 0.0), -58.05, 49.76),
+    (2, 1, True): ((1.005, 0.031, 1.466, -2.52, 0.476, 3.508, 6.029, 0.227), -1.14, 14.93),
+    (2, 2, False): ((0.008, -0.105, 0.0, 0.0, 3.23, -15.649, 21.434, 0.0), -47.62, 65.92),
+    (2, 2, True): ((0.636, -0.004, 1.716, -1.112, 1.695, 9.666, -12.205, 7.861), -30.33, 37.44),
+    (3, 0, False): ((0.0, -0.013, 0.0, 0.0, 0.715, -6.128, 3.261, 0.0), -9.27, 18.64),
+    (3, 0, True): ((0.0, -0.011, 2.216, -5.652, 0.092, 9.764, 7.825, 2.493), -8.71, 16.9),
+    (3, 1, False): ((0.21, -0.03, 0.0, 0.0, 1.122, -6.68, 0.236, 0.0), -23.43, 41.97),
+    (3, 1, True): ((0.972, -0.02, 2.126, -6.988, 0.522, 8.922, 15.232, 7.501), -13.55, 19.13),
+    (3, 2, False): ((0.129, -0.001, 0.0, 0.0, 1.526, -13.301, 12.182, 0.0), -48.11, 48.67),
+    (3, 2, True): ((0.705, -0.034, 0.267, 2.972, 1.539, 3.21, 33.101, 31.217), -54.04, 45.98),
 }
 
 
@@ -139,6 +162,20 @@ def scores_without(
             result = _evaluate(key, model, known)
         out.append((result[0] - total, cards))
     return out
+
+
+def hand_kind(key: int) -> tuple[int, bool]:
+    """The kind of a hand (its ``hand_bits``) for ``CONTRACT_MODELS``: marriages held (2: two or more), an ace held."""
+    return min(2, len(marriages_held(key)[0])), bool(key & _ACES_KEY)
+
+
+def contract_expected(hand: list[str], players: int, ace_marriage: bool = False) -> tuple[float, float]:
+    """Mean and spread of the declarer's points for his final hand by the model of its kind (``CONTRACT_MODELS``)."""
+    key = hand_bits(hand)
+    pairs, ace = hand_kind(key)
+    coef, intercept, spread = CONTRACT_MODELS[(2 if players == 2 else 3, pairs, ace)]
+    aces = (key & _ACES_KEY).bit_count()
+    return intercept + sum(map(mul, coef, (*_features_of_key(key, ace_marriage), aces))), spread
 
 
 def chance(mean: float, spread: float, contract: int) -> float:
