@@ -15,7 +15,7 @@ import argparse
 import json
 import math
 
-from core.ai.thousand.estimate import FEATURES, features, hand_kind
+from core.ai.thousand.estimate import FEATURES, contract_features, features, hand_kind
 from core.ai.thousand.memory import Memory, hand_bits
 from core.ai.thousand.rollout import normal_action, play_round, step
 from core.base import Action
@@ -85,10 +85,11 @@ def main(argv: list[str] | None = None) -> None:
             shown = ", ".join(f"{n}={c:.2f}" for n, c in zip(FEATURES, coef))
             print(f"{players}p {stage:<6} {shown}, intercept={intercept:.1f}, spread={spread:.1f}")
         kinds: dict[tuple[int, bool], list[int]] = {}
-        for i, (_b, hand, _p) in enumerate(data):
-            kinds.setdefault(hand_kind(hand_bits(hand)), []).append(i)
+        keys = [hand_bits(a) for _b, a, _p in data]
+        for i, key in enumerate(keys):
+            kinds.setdefault(hand_kind(key), []).append(i)
         for (pairs, ace), rows in sorted(kinds.items()):
-            xs = [(*finals[i], float(sum(c[0] == "A" for c in data[i][1]))) for i in rows]
+            xs = [contract_features(keys[i]) for i in rows]
             coef, intercept, spread = least_squares(xs, [ys[i] for i in rows])
             models[f"contract,{players},{pairs},{int(ace)}"] = {
                 "coef": [round(c, 3) for c in coef],

@@ -169,13 +169,16 @@ def hand_kind(key: int) -> tuple[int, bool]:
     return min(2, len(marriages_held(key)[0])), bool(key & _ACES_KEY)
 
 
+def contract_features(key: int, ace_marriage: bool = False) -> tuple[float, ...]:
+    """What ``CONTRACT_MODELS`` weigh of a hand (its ``hand_bits``): its ``features`` and the aces it holds."""
+    return (*_features_of_key(key, ace_marriage), float((key & _ACES_KEY).bit_count()))
+
+
 def contract_expected(hand: list[str], players: int, ace_marriage: bool = False) -> tuple[float, float]:
     """Mean and spread of the declarer's points for his final hand by the model of its kind (``CONTRACT_MODELS``)."""
     key = hand_bits(hand)
-    pairs, ace = hand_kind(key)
-    coef, intercept, spread = CONTRACT_MODELS[(2 if players == 2 else 3, pairs, ace)]
-    aces = (key & _ACES_KEY).bit_count()
-    return intercept + sum(map(mul, coef, (*_features_of_key(key, ace_marriage), aces))), spread
+    coef, intercept, spread = CONTRACT_MODELS[(2 if players == 2 else 3, *hand_kind(key))]
+    return intercept + sum(map(mul, coef, contract_features(key, ace_marriage))), spread
 
 
 def chance(mean: float, spread: float, contract: int) -> float:

@@ -213,12 +213,16 @@ def contract(t: Table, by_type: dict[str, list[Action]]) -> Action:
     if "concede" in by_type:  # conceding brings no bolt either
         # whether to play at all is judged by the one model, as before: judged by the kinds' models the player
         # conceded more and won no more (1,069 against 1,075 of 2,400 against ``bench.baseline``)
-        first = max(values, key=lambda a: (worth(t, a.value, mean, spread), -a.value))  # type: ignore[arg-type]
+        first = best_value(t, values, mean, spread)
         play_worth = worth(t, first.value, mean, spread) - (BOLT_RISK if t.bolts[t.seat] == 2 else 0)  # type: ignore[arg-type]
         if concede_is_better(t, mean, spread, play_worth):
             return by_type["concede"][0]
     # the value: by the model of the hand's kind (its marriages, an ace), whose spread fits the hand
-    mean, spread = contract_expected(t.hand, t.players, t.options.ace_marriage)
+    return best_value(t, values, *contract_expected(t.hand, t.players, t.options.ace_marriage))
+
+
+def best_value(t: Table, values: list[Action], mean: float, spread: float) -> Action:
+    """The contract of ``values`` with the best worth under this mean and spread (the lower of equal ones)."""
     return max(values, key=lambda a: (worth(t, a.value, mean, spread), -a.value))  # type: ignore[arg-type]
 
 
