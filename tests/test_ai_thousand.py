@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from core.ai import player
 from core.ai.match import play_one
 from core.ai.search import TINY
@@ -337,3 +339,25 @@ def test_fit_thousand_prints_a_contract_model_for_each_kind_of_final_hand(capsys
         fitted = models[f"contract,{players},{pairs},{int(ace)}"]
         assert len(fitted["coef"]) == len(CONTRACT_MODELS[(players, pairs, ace)][0])
         assert fitted["spread"] > 0
+
+
+def test_thousand_length_reads_the_rounds_that_selfplay_plays(capsys):
+    """``python -m bench.thousand_length`` plays the games ``core.selfplay`` plays and splits their rounds: before
+    the first climb on the barrel and after it, every game won from the barrel."""
+    from bench.thousand_length import main as length_main
+    from core.selfplay import main as selfplay_main
+
+    common = ["--seats", "normal,normal,normal", "--games", "4", "--seed", "3", "--ai-seed", "3"]
+    selfplay_main(["--game", "thousand", "--players", "3", *common])
+    played = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    length_main(common)
+    out = capsys.readouterr().out.strip().splitlines()
+    split = json.loads(out[-1])
+    assert split["rounds"] == played["rounds"] > 4 * 10
+    assert split["won_on_100_share"] == round(played["no_bid"] / played["deals"], 3)
+    assert split["rounds_before_first_climb"] + split["rounds_after_first_climb"] == pytest.approx(
+        split["rounds_per_game"], abs=0.011
+    )
+    assert split["barrel_wins"] == 4 <= split["barrel_attempts"]
+    assert split["played_at_100_share"] <= split["won_on_100_share"]
+    assert any(line.startswith("rounds per game") for line in out)
