@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.port import Command
 from bot.storage import ABANDONED, FINISHED, PLAYING
 from tests import storage_support
-from tests.app_support import World, db_path, make_world, open_table, play_to_end, reopen, worker
+from tests.app_support import World, db_path, make_world, open_table, play_to_end, press_kind, reopen, worker
 from tests.storage_support import vote_rows
 
 db_url = storage_support.db_url
@@ -85,5 +85,25 @@ async def test_no_vote_is_left_when_the_game_ends(tmp_path: Path, db_url: str):
         assert await vote_rows(world.app.storage, 1) == 1
         await play_to_end(world, ["Ann", "Bob"], 1)
         assert await _status(world) == FINISHED and await vote_rows(world.app.storage, 1) == 0
+    finally:
+        await world.app.close()
+
+
+async def test_a_vote_to_close_the_lobby_does_not_count_in_the_game(tmp_path: Path, db_url: str):
+    """Bob asked to close the lobby, then the host started the game anyway and Bob played on: his old vote is no
+    vote to stop the game, so Cid's one vote is 1 of 3, not a majority."""
+    world = await make_world(db_path(tmp_path), url=db_url)
+    try:
+        host = world.user("Ann")
+        await host.say(world.chat, "new", "thousand 3")
+        for name in ("Bob", "Cid"):
+            await press_kind(world, world.user(name), "j")
+        assert await _stop(world, "Bob") == _wants("Bob", 1, 3)
+        text, _alert = await press_kind(world, host, "s")
+        assert text is None, text
+        assert await _status(world) == PLAYING and await vote_rows(world.app.storage, 1) == 0
+        assert await _stop(world, "Cid") == _wants("Cid", 1, 3)
+        assert await _status(world) == PLAYING
+        assert await _stop(world, "Bob") == "The table is closed; nobody is rated for a stopped game."
     finally:
         await world.app.close()

@@ -535,7 +535,8 @@ class Storage:
         deadline: datetime | None = None,
         deadline_kind: str | None = None,
     ) -> TableRec:
-        """Lobby -> playing at version 0 with the first state (every seat must be filled)."""
+        """Lobby -> playing at version 0 with the first state (every seat must be filled); the lobby's votes to
+        stop are dropped."""
         _check_time(deadline, "deadline")
         _check_kind(deadline_kind)
         text = self._state_text(state)
@@ -574,6 +575,8 @@ class Storage:
             )
             if done.rowcount != 1:
                 raise Conflict(f"table {table_id} changed meanwhile", "out_of_date")
+            # votes to close the lobby do not carry into the game: whoever is seated when it starts chose to play
+            await conn.execute(delete(V).where(V.c.table_id == table_id))
         return await self.table(table_id)
 
     @staticmethod
