@@ -26,8 +26,9 @@ from collections import Counter
 from typing import Any
 
 from core.ai.match import play_one
-
-PENALTY = 120
+from core.base import OptionsError
+from core.thousand import RULES
+from core.thousand.scoring import PENALTY
 
 
 def anatomy(seats: list[str], games: int, seed: int, ai_seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -98,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="table options as a JSON object")
     args = parser.parse_args(argv)
     seats = [s.strip() for s in args.seats.split(",")]
-    if not 2 <= len(seats) <= 4:
-        parser.error("Thousand needs 2, 3 or 4 seats")
+    try:
+        RULES.check_players(len(seats))
+    except OptionsError as err:
+        parser.error(str(err))
     a = anatomy(seats, args.games, args.seed, args.ai_seed, json.loads(args.options))
 
     games = a["games"]
@@ -114,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         *((f"  falls per game: {why}", n) for why, n in a["falls_per_game"].items()),
         ("barrel attempts that won the game", f"{a['barrel_wins']} of {a['barrel_attempts']}"),
         ("bolts per game", a["bolts_per_game"]),
-        ("bolt penalties per game (-120 each)", a["bolt_penalties_per_game"]),
+        (f"bolt penalties per game (-{PENALTY} each)", a["bolt_penalties_per_game"]),
         ("  points per round", a["bolt_points_per_round"]),
         ("contracts made", f"{a['made_share']:.1%} of {a['contracts']}"),
         ("won on 100 (nobody bid over the first hand)", f"{a['won_on_100_share']:.1%}"),

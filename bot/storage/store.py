@@ -576,7 +576,7 @@ class Storage:
             if done.rowcount != 1:
                 raise Conflict(f"table {table_id} changed meanwhile", "out_of_date")
             # votes to close the lobby do not carry into the game: whoever is seated when it starts chose to play
-            await conn.execute(delete(V).where(V.c.table_id == table_id))
+            await self._drop_votes(conn, table_id)
         return await self.table(table_id)
 
     @staticmethod
@@ -669,7 +669,7 @@ class Storage:
                     await self._drop_absent_votes(conn, table_id)
             if results is not None:
                 await self._write_results(conn, row, results, now)
-                await conn.execute(delete(V).where(V.c.table_id == table_id))
+                await self._drop_votes(conn, table_id)
             seats = (await self._seats_of(conn, [table_id]))[table_id]
         return self._table_rec(row, seats, state, None)
 
@@ -821,7 +821,7 @@ class Storage:
                 if row is None:
                     raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
                 raise Conflict(f"table {table_id} is {row.status}", "wrong_status", status=row.status)
-            await conn.execute(delete(V).where(V.c.table_id == table_id))
+            await self._drop_votes(conn, table_id)
         return await self.table(table_id)
 
     # ---- votes to stop --------------------------------------------------------------------------
@@ -829,6 +829,11 @@ class Storage:
     def _present(table_id: int) -> Any:
         """The user ids of the table's present players: seated people whose seat the computer has not taken."""
         return select(S.c.user_id).where(S.c.table_id == table_id, S.c.user_id.is_not(None), S.c.taken_over.is_(False))
+
+    @staticmethod
+    async def _drop_votes(conn: AsyncConnection, table_id: int) -> None:
+        """Forget every vote to stop the table (its game starts, finishes or is abandoned)."""
+        await conn.execute(delete(V).where(V.c.table_id == table_id))
 
     async def _drop_absent_votes(self, conn: AsyncConnection, table_id: int) -> None:
         """Forget the votes of players who have left (a lobby seat given up, a seat taken over by the computer)."""
