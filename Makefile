@@ -22,10 +22,12 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m pytest -n 2
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 demo: $(VENV)/.installed
 	$(PY) -m renderers.demo gallery

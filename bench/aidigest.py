@@ -45,12 +45,14 @@ def _feed(h: Any, value: Any) -> None:
     h.update(b"\n")
 
 
-def game_digest(game: str, level: str, players: int, index: int, options: dict[str, Any] | None,
-                max_rounds: int, h: Any) -> int:  # fmt: skip
+def game_digest(
+    game: str, level: str, players: int, index: int, options: dict[str, Any] | None, max_rounds: int, h: Any
+) -> int:
     """Play game ``index`` of a series, feeding its record and results into ``h``; returns its actions."""
     budget = STRONG if level == "strong" else Budget()
-    state = play_one(game, [level] * players, index, SEED, options, max_rounds=max_rounds, budget=budget,
-                     ai_seed=AI_SEED)  # fmt: skip
+    state = play_one(
+        game, [level] * players, index, SEED, options, max_rounds=max_rounds, budget=budget, ai_seed=AI_SEED
+    )
     record = state.record()
     actions = 0
     for rnd in record["rounds"]:
@@ -61,13 +63,18 @@ def game_digest(game: str, level: str, players: int, index: int, options: dict[s
     return actions
 
 
-def series_digest(game: str, level: str, players: int, options: dict[str, Any] | None, games: int,
-                  max_rounds: int) -> dict[str, Any]:  # fmt: skip
+def series_digest(
+    game: str, level: str, players: int, options: dict[str, Any] | None, games: int, max_rounds: int
+) -> dict[str, Any]:
     h = hashlib.sha256()
     start = time.process_time()
     actions = sum(game_digest(game, level, players, i, options, max_rounds, h) for i in range(games))
-    return {"games": games, "actions": actions, "seconds": round(time.process_time() - start, 2),
-            "digest": h.hexdigest()[:32]}  # fmt: skip
+    return {
+        "games": games,
+        "actions": actions,
+        "seconds": round(time.process_time() - start, 2),
+        "digest": h.hexdigest()[:32],
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -89,8 +96,10 @@ def main(argv: list[str] | None = None) -> None:
         for players in counts:
             row = series_digest(game, level, players, options, games_n, rounds)
             digests[f"{name}/{players}"] = row
-            print(f"{name:<26}{players:>6}{row['games']:>7}{row['actions']:>9}{row['seconds']:>8}  {row['digest']}",
-                  flush=True)  # fmt: skip
+            print(
+                f"{name:<26}{players:>6}{row['games']:>7}{row['actions']:>9}{row['seconds']:>8}  {row['digest']}",
+                flush=True,
+            )
     print(json.dumps({"benchmark": "aidigest", "digests": {k: r["digest"] for k, r in digests.items()}}))
 
 

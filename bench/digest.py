@@ -24,14 +24,29 @@ from core.rng import stream
 SEAT_COUNTS = {"thousand": (2, 3, 4), "deberts": (2, 3), "kozel": (2, 3, 4)}
 # every convention away from its default, for a third set of games
 OTHER_OPTIONS: dict[str, dict[str, Any]] = {
-    "thousand": {"bidding_floor": -200, "second_talon_to_last_trick": True, "show_talon_on_100": True,
-                 "may_concede": True, "concede_penalty": False, "redeal": True, "bolts_in_a_row": True,
-                 "bidding_on_barrel": False, "missed_barrels_reset": True, "ace_marriage": True, "dump_truck": True,
-                 "golden_round": True},
-    "deberts": {"winner_takes_all": True, "obligatory_order": True, "seven_swap": False,
-                "hanging_separately": True, "trump_in_combinations": "kharkov"},
+    "thousand": {
+        "bidding_floor": -200,
+        "second_talon_to_last_trick": True,
+        "show_talon_on_100": True,
+        "may_concede": True,
+        "concede_penalty": False,
+        "redeal": True,
+        "bolts_in_a_row": True,
+        "bidding_on_barrel": False,
+        "missed_barrels_reset": True,
+        "ace_marriage": True,
+        "dump_truck": True,
+        "golden_round": True,
+    },
+    "deberts": {
+        "winner_takes_all": True,
+        "obligatory_order": True,
+        "seven_swap": False,
+        "hanging_separately": True,
+        "trump_in_combinations": "kharkov",
+    },
     "kozel": {"fish": "one"},
-}  # fmt: skip
+}
 
 
 SKIPPED: set[str] = set()  # view keys left out of the hash (--skip-view-key)
@@ -42,8 +57,15 @@ def _feed(h: Any, value: Any) -> None:
     h.update(b"\n")
 
 
-def game_digest(name: str, players: int, seed: int, policy: str, max_rounds: int | None, h: Any,
-                options: dict[str, Any] | None = None) -> int:  # fmt: skip
+def game_digest(
+    name: str,
+    players: int,
+    seed: int,
+    policy: str,
+    max_rounds: int | None,
+    h: Any,
+    options: dict[str, Any] | None = None,
+) -> int:
     """Play one game, feeding every step into ``h``; returns the number of actions."""
     rules = games.get(name)
     choose = policy_for(rules, policy)
@@ -77,8 +99,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="games per game kind, seat count and policy")
     parser.add_argument("--max-rounds", type=int, default=6, help="rounds per uniform-policy game")
     parser.add_argument("--only", choices=games.NAMES, help="one game only")
-    parser.add_argument("--skip-view-key", action="append", default=[], metavar="KEY",
-                        help="leave this view key out of the hash (shows that a change only added it)")  # fmt: skip
+    parser.add_argument(
+        "--skip-view-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="leave this view key out of the hash (shows that a change only added it)",
+    )
     args = parser.parse_args(argv)
     SKIPPED.clear()
     SKIPPED.update(args.skip_view_key)
@@ -95,8 +122,16 @@ def main(argv: list[str] | None = None) -> None:
                 actions += game_digest(name, players, 1000 + i, "guided", None, h)
                 actions += game_digest(name, players, 5000 + i, "uniform", args.max_rounds, h)
                 actions += game_digest(name, players, 9000 + i, "guided", None, h, OTHER_OPTIONS[name])
-            rows.append({"game": name, "players": players, "games": 3 * args.games, "actions": actions,
-                         "seconds": round(time.perf_counter() - start, 2), "digest": h.hexdigest()[:32]})  # fmt: skip
+            rows.append(
+                {
+                    "game": name,
+                    "players": players,
+                    "games": 3 * args.games,
+                    "actions": actions,
+                    "seconds": round(time.perf_counter() - start, 2),
+                    "digest": h.hexdigest()[:32],
+                }
+            )
     print(f"{'game':<10}{'seats':>6}{'games':>7}{'actions':>10}{'seconds':>9}  digest")
     for r in rows:
         print(f"{r['game']:<10}{r['players']:>6}{r['games']:>7}{r['actions']:>10}{r['seconds']:>9}  {r['digest']}")

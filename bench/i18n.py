@@ -77,8 +77,10 @@ def main() -> None:
     print(f"{len(EVENTS)} sample events of {len(SAMPLES)} games; CPU time, medians of {args.repeat} runs")
     print(f"{'lang':<6}{'compile ms':>12}{'t() µs':>10}{'sentence µs':>14}{'baseline µs':>14}{'ratio':>8}")
     for r in rows:
-        print(f"{r['lang']:<6}{r['compile_ms']:>12}{r['t_us']:>10}{r['sentence_us']:>14}{r['baseline_us']:>14}"
-              f"{r['ratio']:>8}")  # fmt: skip
+        print(
+            f"{r['lang']:<6}{r['compile_ms']:>12}{r['t_us']:>10}{r['sentence_us']:>14}{r['baseline_us']:>14}"
+            f"{r['ratio']:>8}"
+        )
     print(json.dumps({"events": len(EVENTS), "repeat": args.repeat, "loops": args.loops, "langs": rows}))
 
 

@@ -84,8 +84,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, help="only this seat count")
     args = parser.parse_args(argv)
     rows = []
-    print(f"{'game':<10}{'seats':>6}{'normal r/s':>12}{'random r/s':>12}{'ratio':>8}{'random seats':>14}"
-          f"{'baseline r/s':>14}{'vs baseline':>13}")  # fmt: skip
+    print(
+        f"{'game':<10}{'seats':>6}{'normal r/s':>12}{'random r/s':>12}{'ratio':>8}{'random seats':>14}"
+        f"{'baseline r/s':>14}{'vs baseline':>13}"
+    )
     for game, counts in SEAT_COUNTS.items():
         if args.game and game != args.game:
             continue
@@ -96,8 +98,11 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(row)
             base = f"{row['baseline_rounds_per_s']:>14.1f}{row['vs_baseline']:>12.2f}x" if "vs_baseline" in row else ""
             rates = f"{row['normal_rounds_per_s']:>12.1f}{row['random_rounds_per_s']:>12.1f}"
-            print(f"{game:<10}{players:>6}{rates}{row['ratio_vs_random']:>8.3f}"
-                  f"{row['random_seats_rounds_per_s']:>14.1f}{base}", flush=True)  # fmt: skip
+            print(
+                f"{game:<10}{players:>6}{rates}{row['ratio_vs_random']:>8.3f}"
+                f"{row['random_seats_rounds_per_s']:>14.1f}{base}",
+                flush=True,
+            )
     print(json.dumps({"benchmark": "selfplay", "seconds": args.seconds, "max_rounds": args.max_rounds, "rows": rows}))
 
 

@@ -34,8 +34,16 @@ import time
 from pathlib import Path
 
 GROUP = -100777
-WRITES = ("sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
-          "editMessageReplyMarkup", "deleteMessage")
+WRITES = (
+    "sendMessage",
+    "sendPhoto",
+    "sendDocument",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageMedia",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+)
 
 
 def p95(values: list[float]) -> float:
@@ -161,8 +169,10 @@ def main() -> None:
         ("trivial answer, median / p95 ms", f"{result['trivial_median_ms']} / {result['trivial_p95_ms']}"),
         ("p95 ratio (goal <= 3)", result["p95_ratio"]),
         ("group calls per move (goal 1)", result["group_calls_per_move"]),
-        ("  of which edits / new messages", f"{result['group_edits_per_move']} / "
-                                            f"{result['group_new_messages_per_move']}"),
+        (
+            "  of which edits / new messages",
+            f"{result['group_edits_per_move']} / {result['group_new_messages_per_move']}",
+        ),
         ("most group calls of one move", result["max_group_calls_one_move"]),
         ("private calls per move", result["private_calls_per_move"]),
     ]

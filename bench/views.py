@@ -83,8 +83,11 @@ def main(argv: list[str] | None = None) -> None:
         for players in counts:
             r = measure(game, players, args.games, args.max_rounds)
             rows.append(r)
-            print(f"{game:<10}{players:>6}{r['views']:>8}{r['view_us_mean']:>10.1f}{r['view_us_p95']:>9.1f}"
-                  f"{r['decide_ms_mean']:>11.4f}{r['decide_ms_p95']:>9.4f}", flush=True)  # fmt: skip
+            print(
+                f"{game:<10}{players:>6}{r['views']:>8}{r['view_us_mean']:>10.1f}{r['view_us_p95']:>9.1f}"
+                f"{r['decide_ms_mean']:>11.4f}{r['decide_ms_p95']:>9.4f}",
+                flush=True,
+            )
     print(json.dumps({"benchmark": "views", "games": args.games, "max_rounds": args.max_rounds, "rows": rows}))
 
 

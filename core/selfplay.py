@@ -71,8 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     summary["ai_seed"] = ai_seed
 
     width = max(8, *(len(lv) + 1 for lv in levels))
-    print(f"{args.game}, {args.players} players, {tally.games} games, {tally.rounds} rounds, {elapsed:.1f} s"
-          f" (seed {args.seed}, ai seed {ai_seed})")  # fmt: skip
+    print(
+        f"{args.game}, {args.players} players, {tally.games} games, {tally.rounds} rounds, {elapsed:.1f} s"
+        f" (seed {args.seed}, ai seed {ai_seed})"
+    )
     if tally.unfinished:
         print(f"{tally.unfinished} games stopped after {args.max_rounds} rounds without an end")
     head = f"{'seat':>4}  {'level':<{width}}{'wins':>6}{'share':>8}{'mean total':>12}"

@@ -329,8 +329,11 @@ def _breakdown(b: dict[str, Any], n: int, lang: str) -> list[sheet.Detail]:
         add("bella_line", only(b["bella"], "+20", palette.INK_GREEN))
     marker = RESULT_MARKER.get(result)
     points = [sheet.ink(str(int(p)), palette.INK, True, sheet.SMALL_INK) for p in b["points"]]
-    lines.append(sheet.Detail(word("round_points", lang),
-                              [sheet.Cell([p], marker if s == d else None) for s, p in enumerate(points)]))  # fmt: skip
+    lines.append(
+        sheet.Detail(
+            word("round_points", lang), [sheet.Cell([p], marker if s == d else None) for s, p in enumerate(points)]
+        )
+    )
     moved = [int(x) for x in b.get("moved") or [0] * n]
     if result == "bait":
         add("bait_line", lambda s: _change(moved[s]))
@@ -343,8 +346,14 @@ def _breakdown(b: dict[str, Any], n: int, lang: str) -> list[sheet.Detail]:
         add("hanging_points", lambda s: _change(paid[s], palette.INK_BLUE, "\u21b3") if paid[s] else [])
     scores = [int(x) for x in b["scores"]]
     if scores != [int(p) for p in b["points"]]:
-        add("written", lambda s: [sheet.ink(signed(scores[s]), palette.INK_GREEN if scores[s] > 0 else palette.INK_SOFT,
-                                            True, sheet.SMALL_INK)])  # fmt: skip
+        add(
+            "written",
+            lambda s: [
+                sheet.ink(
+                    signed(scores[s]), palette.INK_GREEN if scores[s] > 0 else palette.INK_SOFT, True, sheet.SMALL_INK
+                )
+            ],
+        )
     return lines
 
 

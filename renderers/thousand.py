@@ -276,9 +276,16 @@ def given_pill(card: str, text: str, style: str) -> Image.Image:
 # Score sheet
 
 NOTE_ORDER = (
-    "bolt", "bolt_penalty", "barrel_on", "barrel_attempt", "barrel_fail", "barrel_fall", "barrel_win",
-    "missed_barrels_reset", "dump_truck",
-)  # fmt: skip
+    "bolt",
+    "bolt_penalty",
+    "barrel_on",
+    "barrel_attempt",
+    "barrel_fail",
+    "barrel_fall",
+    "barrel_win",
+    "missed_barrels_reset",
+    "dump_truck",
+)
 
 
 def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "classic", lang: str = "en") -> Image.Image:

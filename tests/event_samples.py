@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from core.base import Event
 
-_SCORED = {"round": 3, "scores": [120, -40, 0], "totals": [300, 60, 1000], "contract": 120, "made": True,
-           "conceded": False, "golden": False, "points": [120, 20, 0], "stand_still": False}  # fmt: skip
+_SCORED = {
+    "round": 3,
+    "scores": [120, -40, 0],
+    "totals": [300, 60, 1000],
+    "contract": 120,
+    "made": True,
+    "conceded": False,
+    "golden": False,
+    "points": [120, 20, 0],
+    "stand_still": False,
+}
 
 THOUSAND = [
     Event("round_started", None, {"round": 1, "dealer": 0, "sitting_out": None, "golden": False}),
@@ -51,9 +60,17 @@ THOUSAND = [
     Event("game_won", 0, {"total": 1005}),
 ]
 
-_RESULT = {"result": "made", "points": [90, 40, 32], "scores": [162, 40, 0], "totals": [162, 40, 0],
-           "winner_takes_all": False, "hanging_added": 0, "hanging_paid": 0, "hanging_to": [],
-           "hanging": 0}  # fmt: skip
+_RESULT = {
+    "result": "made",
+    "points": [90, 40, 32],
+    "scores": [162, 40, 0],
+    "totals": [162, 40, 0],
+    "winner_takes_all": False,
+    "hanging_added": 0,
+    "hanging_paid": 0,
+    "hanging_to": [],
+    "hanging": 0,
+}
 _RUNS = [[{"kind": "berz", "cards": ["9H", "TH", "JH", "QH"]}], [{"kind": "terz", "top": "K"}], []]
 
 DEBERTS = [
@@ -83,8 +100,14 @@ DEBERTS = [
     Event("play_on", None, {"seats": [0, 1], "total": 413, "target": 301}),
 ]
 
-_SCORES = {"round": 2, "totals": [28, 0, 0], "opened": [True, False, True], "opened_now": [True, False, False],
-           "remembered": [0, 16, 0], "gained": [23, 7, 2]}  # fmt: skip
+_SCORES = {
+    "round": 2,
+    "totals": [28, 0, 0],
+    "opened": [True, False, True],
+    "opened_now": [True, False, False],
+    "remembered": [0, 16, 0],
+    "gained": [23, 7, 2],
+}
 
 KOZEL = [
     Event("round_started", 0, {"round": 1, "first_rule": True}),

@@ -159,8 +159,17 @@ class Failure:
     remaining: int
 
 
-JSON_FIELDS = {"reply_markup", "media", "commands", "scope", "allowed_updates", "entities", "caption_entities",
-               "link_preview_options", "reply_parameters"}
+JSON_FIELDS = {
+    "reply_markup",
+    "media",
+    "commands",
+    "scope",
+    "allowed_updates",
+    "entities",
+    "caption_entities",
+    "link_preview_options",
+    "reply_parameters",
+}
 
 
 class FakeBotAPI:
@@ -227,8 +236,15 @@ class FakeBotAPI:
             await self._runner.cleanup()
 
     # ----------------------------------------------------------------------------------------- the world
-    def add_user(self, id: int, first_name: str, *, username: str | None = None, language: str | None = "en",
-                 started: bool = True) -> FakeUser:
+    def add_user(
+        self,
+        id: int,
+        first_name: str,
+        *,
+        username: str | None = None,
+        language: str | None = "en",
+        started: bool = True,
+    ) -> FakeUser:
         user = FakeUser(id, first_name, username, language, started)
         self.users[id] = user
         self.chats[id] = FakeChat(id, "private", user=user)
@@ -251,8 +267,16 @@ class FakeBotAPI:
         """An admin deletes a message."""
         self.messages[chat_id][message_id].deleted = True
 
-    def fail_next(self, method: str | None = None, *, chat_id: int | None = None, code: int = 429,
-                  description: str | None = None, retry_after: int | None = 1, count: int = 1) -> None:
+    def fail_next(
+        self,
+        method: str | None = None,
+        *,
+        chat_id: int | None = None,
+        code: int = 429,
+        description: str | None = None,
+        retry_after: int | None = 1,
+        count: int = 1,
+    ) -> None:
         """The next ``count`` calls of ``method`` (to ``chat_id``) fail; by default 429 with ``retry_after``."""
         params = {"retry_after": retry_after} if code == 429 and retry_after is not None else None
         if description is None:
@@ -293,8 +317,9 @@ class FakeBotAPI:
                 raise ValueError("no such topic")
             msg["message_thread_id"] = thread
             msg["is_topic_message"] = True
-        self.messages.setdefault(chat_id, {})[message_id] = Shown(chat_id, message_id, user.id, msg["date"],
-                                                                  thread, "text", text)
+        self.messages.setdefault(chat_id, {})[message_id] = Shown(
+            chat_id, message_id, user.id, msg["date"], thread, "text", text
+        )
         return self._push({"message": msg})
 
     def start_private(self, user: FakeUser, payload: str = "") -> int:
@@ -317,15 +342,17 @@ class FakeBotAPI:
         query_id = str(next(self._query_ids) * 7919 + 100000)
         msg = self._message_json(shown)
         self.queries[query_id] = {"user": user.id, "at": time.monotonic(), "update": self._next_update_id()}
-        self._push({
-            "callback_query": {
-                "id": query_id,
-                "from": user.to_json(),
-                "message": msg,
-                "chat_instance": str(chat_id * 31),
-                "data": data,
+        self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_json(),
+                    "message": msg,
+                    "chat_instance": str(chat_id * 31),
+                    "data": data,
+                }
             }
-        })
+        )
         return query_id
 
     async def wait_answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
@@ -517,7 +544,7 @@ class FakeBotAPI:
 
     def _check_photo(self, value: Any, files: dict[str, bytes]) -> tuple[bytes, str, tuple[int, int]]:
         if isinstance(value, str) and value.startswith("attach://"):
-            value = files.get(value[len("attach://"):])
+            value = files.get(value[len("attach://") :])
             if value is None:
                 raise bad("wrong file identifier/HTTP URL specified")
         elif isinstance(value, str):
@@ -546,7 +573,7 @@ class FakeBotAPI:
     def _upload_name(self, params: dict[str, Any], value: Any, file_id: str) -> str:
         """The picture's file name: from the upload, or from when the reused ``file_id`` was uploaded."""
         if isinstance(value, str) and value.startswith("attach://"):
-            name = params.get("__filenames__", {}).get(value[len("attach://"):], "")
+            name = params.get("__filenames__", {}).get(value[len("attach://") :], "")
             self.file_names[file_id] = name
             return name
         return self.file_names.get(str(value), "")
@@ -558,8 +585,9 @@ class FakeBotAPI:
             "message_id": shown.message_id,
             "date": shown.date,
             "chat": chat.to_json(),
-            "from": sender.to_json() if sender else {"id": self.bot_id, "is_bot": True, "first_name": "Table",
-                                                     "username": self.username},
+            "from": sender.to_json()
+            if sender
+            else {"id": self.bot_id, "is_bot": True, "first_name": "Table", "username": self.username},
         }
         if shown.thread is not None:
             out["message_thread_id"] = shown.thread
@@ -573,13 +601,23 @@ class FakeBotAPI:
                 out["caption"] = shown.text
             if shown.kind == "photo":
                 w, h = shown.photo_size
-                out["photo"] = [{"file_id": shown.photo_id, "file_unique_id": (shown.photo_id or "")[:22],
-                                 "width": w, "height": h, "file_size": len(shown.photo or b"")}]
+                out["photo"] = [
+                    {
+                        "file_id": shown.photo_id,
+                        "file_unique_id": (shown.photo_id or "")[:22],
+                        "width": w,
+                        "height": h,
+                        "file_size": len(shown.photo or b""),
+                    }
+                ]
             else:
                 name, data = shown.document or ("file", b"")
-                out["document"] = {"file_id": f"doc-{shown.chat_id}-{shown.message_id}",
-                                   "file_unique_id": f"d{shown.message_id}", "file_name": name,
-                                   "file_size": len(data)}
+                out["document"] = {
+                    "file_id": f"doc-{shown.chat_id}-{shown.message_id}",
+                    "file_unique_id": f"d{shown.message_id}",
+                    "file_name": name,
+                    "file_size": len(data),
+                }
         if shown.markup:
             out["reply_markup"] = {"inline_keyboard": shown.markup}
         return out
@@ -587,8 +625,9 @@ class FakeBotAPI:
     def _post(self, chat: FakeChat, params: dict[str, Any], **fields: Any) -> dict[str, Any]:
         thread = self._thread(chat, params)
         markup = self._check_markup(params.get("reply_markup"))
-        shown = Shown(chat.id, self._new_message_id(chat.id), self.bot_id, int(time.time()), thread,
-                      markup=markup, **fields)
+        shown = Shown(
+            chat.id, self._new_message_id(chat.id), self.bot_id, int(time.time()), thread, markup=markup, **fields
+        )
         self.messages.setdefault(chat.id, {})[shown.message_id] = shown
         return self._message_json(shown)
 
@@ -608,7 +647,7 @@ class FakeBotAPI:
         markup = self._check_markup(params.get("reply_markup"))
         changes["markup"] = markup
         if all(getattr(shown, k) == v for k, v in changes.items()):
-            raise bad(NOT_MODIFIED[len("Bad Request: "):])
+            raise bad(NOT_MODIFIED[len("Bad Request: ") :])
         for k, v in changes.items():
             setattr(shown, k, v)
         shown.edits += 1
@@ -616,8 +655,15 @@ class FakeBotAPI:
 
     # ----------------------------------------------------------------------------------------- methods
     def m_getMe(self, params, files) -> dict[str, Any]:
-        return {"id": self.bot_id, "is_bot": True, "first_name": "Table", "username": self.username,
-                "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "Table",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
 
     def m_logOut(self, params, files) -> bool:
         return True
@@ -627,8 +673,11 @@ class FakeBotAPI:
 
     async def m_getUpdates(self, params: dict[str, Any], request: web.Request) -> list[dict[str, Any]]:
         if self.webhook is not None:
-            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use "
-                                "deleteWebhook to delete the webhook first")
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use "
+                "deleteWebhook to delete the webhook first",
+            )
         offset = int(params.get("offset") or 0)
         limit = int(params.get("limit") or 100)
         timeout = float(params.get("timeout") or 0)
@@ -659,8 +708,11 @@ class FakeBotAPI:
             raise bad("bad webhook: An HTTPS URL must be provided for webhook")
         if str(params.get("drop_pending_updates", "")).lower() == "true":
             self._updates.clear()
-        self.webhook = {"url": url, "secret_token": params.get("secret_token"),
-                        "max_connections": int(params.get("max_connections") or 40)}
+        self.webhook = {
+            "url": url,
+            "secret_token": params.get("secret_token"),
+            "max_connections": int(params.get("max_connections") or 40),
+        }
         if self._delivery is None or self._delivery.done():
             self._delivery = asyncio.get_running_loop().create_task(self._deliver())
         return True
@@ -672,8 +724,11 @@ class FakeBotAPI:
         return True
 
     def m_getWebhookInfo(self, params, files) -> dict[str, Any]:
-        return {"url": (self.webhook or {}).get("url", ""), "has_custom_certificate": False,
-                "pending_update_count": len(self._updates)}
+        return {
+            "url": (self.webhook or {}).get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
 
     async def _deliver(self) -> None:
         """Post queued updates to the webhook (spread over its backends), each until it is accepted."""
@@ -735,14 +790,22 @@ class FakeBotAPI:
         caption = self._check_caption(params.get("caption"))
         value = params.get("photo") or files.get("photo")
         data, file_id, size = self._check_photo(value, files)
-        return self._post(chat, params, kind="photo", text=caption, photo=data, photo_id=file_id,
-                          photo_size=size, photo_name=self._upload_name(params, value, file_id))
+        return self._post(
+            chat,
+            params,
+            kind="photo",
+            text=caption,
+            photo=data,
+            photo_id=file_id,
+            photo_size=size,
+            photo_name=self._upload_name(params, value, file_id),
+        )
 
     def m_sendDocument(self, params, files) -> dict[str, Any]:
         chat = self._chat(params)
         caption = self._check_caption(params.get("caption"))
         value = params.get("document")
-        key = value[len("attach://"):] if isinstance(value, str) and value.startswith("attach://") else "document"
+        key = value[len("attach://") :] if isinstance(value, str) and value.startswith("attach://") else "document"
         data = files.get(key)
         if not data:
             raise bad("there is no document in the request")
@@ -774,11 +837,22 @@ class FakeBotAPI:
             raise bad("there is no media in the message to edit")
         caption = self._check_caption(media.get("caption"))
         data, file_id, size = self._check_photo(media.get("media"), files)
-        if data == shown.photo and caption == shown.text and self._check_markup(params.get("reply_markup")) \
-                == shown.markup:
-            raise bad(NOT_MODIFIED[len("Bad Request: "):])
-        return self._apply_edit(shown, params, kind="photo", text=caption, photo=data, photo_id=file_id,
-                                photo_size=size, photo_name=self._upload_name(params, media.get("media"), file_id))
+        if (
+            data == shown.photo
+            and caption == shown.text
+            and self._check_markup(params.get("reply_markup")) == shown.markup
+        ):
+            raise bad(NOT_MODIFIED[len("Bad Request: ") :])
+        return self._apply_edit(
+            shown,
+            params,
+            kind="photo",
+            text=caption,
+            photo=data,
+            photo_id=file_id,
+            photo_size=size,
+            photo_name=self._upload_name(params, media.get("media"), file_id),
+        )
 
     def m_deleteMessage(self, params, files) -> bool:
         chat = self._chat(params)

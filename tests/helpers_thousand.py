@@ -9,8 +9,13 @@ from core.thousand import RULES, ThousandState
 from core.thousand.cards import DECK
 
 
-def make_deal(players: int, dealer: int, fixed: dict[int, list[str]], talon: list[str] | None = None,
-              talons: list[list[str]] | None = None) -> dict[str, Any]:  # fmt: skip
+def make_deal(
+    players: int,
+    dealer: int,
+    fixed: dict[int, list[str]],
+    talon: list[str] | None = None,
+    talons: list[list[str]] | None = None,
+) -> dict[str, Any]:
     """A complete deal where the given seats hold (at least) the given cards; the rest is filled in deck order."""
     size = 10 if players == 2 else 7
     used = {c for cards in fixed.values() for c in cards}
@@ -38,8 +43,9 @@ def make_deal(players: int, dealer: int, fixed: dict[int, list[str]], talon: lis
     return {"hands": hands, "talon": tl}
 
 
-def new_state(players: int, deal: dict[str, Any], dealer: int = 0, options: dict | None = None,
-              **standing: list) -> ThousandState:  # fmt: skip
+def new_state(
+    players: int, deal: dict[str, Any], dealer: int = 0, options: dict | None = None, **standing: list
+) -> ThousandState:
     """A game whose next round is ``deal``, dealt by ``dealer``, after setting totals/bolts/barrel/... first."""
     state = RULES.new_game(players, options or {}, seed=0, first_dealer=dealer, start=False)
     for key, value in standing.items():

@@ -12,8 +12,16 @@ from bot.telegram.runner import TelegramRunner
 from tests.fake_bot_api import Call, FakeBotAPI
 from tests.telegram_support import settings_for
 
-WRITES = ("sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
-          "editMessageReplyMarkup", "deleteMessage")
+WRITES = (
+    "sendMessage",
+    "sendPhoto",
+    "sendDocument",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageMedia",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+)
 
 
 class LiveBot:
@@ -21,8 +29,9 @@ class LiveBot:
 
     def __init__(self, api: FakeBotAPI, db: Path, **overrides) -> None:
         self.api = api
-        self.settings = settings_for(api, database_url=f"sqlite+aiosqlite:///{db}", computer_pause=0,
-                                     tick_interval=0, **overrides)
+        self.settings = settings_for(
+            api, database_url=f"sqlite+aiosqlite:///{db}", computer_pause=0, tick_interval=0, **overrides
+        )
         self.app: Application | None = None
         self.busy = 0  # updates being handled
         self.runner: TelegramRunner | None = None

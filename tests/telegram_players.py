@@ -47,8 +47,11 @@ class Player:
         return [s for s in reversed(self.private()) if s.callback_buttons()]
 
     def moves(self, shown: Shown) -> list[str]:
-        return [b["callback_data"] for b in shown.callback_buttons()
-                if b["callback_data"].startswith((PREFIX + "a.", PREFIX + "u."))]
+        return [
+            b["callback_data"]
+            for b in shown.callback_buttons()
+            if b["callback_data"].startswith((PREFIX + "a.", PREFIX + "u."))
+        ]
 
     async def play_one(self, rng: random.Random) -> bool:
         """Press one move button on my screen (following pickers). False when I have nothing to press."""
@@ -82,7 +85,7 @@ async def play_code(player: Player, code: str) -> bool:
         if not hands:
             return False
         shown = hands[0]
-        payload = next_press(code, [b["callback_data"][len(PREFIX):] for b in shown.callback_buttons()])
+        payload = next_press(code, [b["callback_data"][len(PREFIX) :] for b in shown.callback_buttons()])
         if payload is None:
             return False
         await player.press(shown, PREFIX + payload)

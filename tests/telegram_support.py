@@ -71,14 +71,16 @@ class RecordingApp:
             await self.give_hand(cmd.chat, cmd.user, cmd)
 
     async def give_hand(self, chat: Chat, user, via) -> None:
-        hand = Message(f"Your hand, {user.name}", image=picture(100 + len(self.hands)),
-                       buttons=((Button("Play", "play"),),))
+        hand = Message(
+            f"Your hand, {user.name}", image=picture(100 + len(self.hands)), buttons=((Button("Play", "play"),),)
+        )
         try:
             self.hands[user.id] = await self.port.send_private(user, hand, via=via)
         except Unreachable:
             self.invited[user.id] = chat
-            await self.port.invite_private(chat, user, Message(f"{user.name}, open the chat with me"),
-                                           f"seat-{user.id}")
+            await self.port.invite_private(
+                chat, user, Message(f"{user.name}, open the chat with me"), f"seat-{user.id}"
+            )
 
     async def press(self, press: Press) -> None:
         self.presses.append(press)
@@ -93,7 +95,8 @@ class RecordingApp:
         elif press.payload == "play":
             ref = self.hands[press.user.id]
             self.hands[press.user.id] = await self.port.edit_private(
-                press.user, ref, Message(f"You played, {press.user.name}", image=picture(300)))
+                press.user, ref, Message(f"You played, {press.user.name}", image=picture(300))
+            )
             await self.port.answer(press)
         else:
             await self.port.answer(press, "That button is stale", alert=True)

@@ -95,10 +95,26 @@ def test_random_level_spreads_over_the_legal_actions():
 
 def test_selfplay_command_prints_the_summary_json_on_its_last_line():
     out = subprocess.run(
-        [sys.executable, "-m", "core.selfplay", "--game", "kozel", "--players", "2", "--seats", "normal,random",
-         "--games", "3", "--seed", "1"],
-        capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "core.selfplay",
+            "--game",
+            "kozel",
+            "--players",
+            "2",
+            "--seats",
+            "normal,random",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     lines = out.stdout.strip().splitlines()
     assert len(lines) > 3  # a readable table comes first
     summary = json.loads(lines[-1])
@@ -128,8 +144,20 @@ def test_selfplay_in_process_for_thousand_and_bad_arguments(capsys):
 
 
 def test_selfplay_seats_the_frozen_baseline_and_counts_the_deals_nobody_bid_on(capsys):
-    selfplay_main(["--game", "thousand", "--players", "3", "--seats", "normal,bench.baseline,bench.baseline",
-                   "--games", "2", "--seed", "3"])  # fmt: skip
+    selfplay_main(
+        [
+            "--game",
+            "thousand",
+            "--players",
+            "3",
+            "--seats",
+            "normal,bench.baseline,bench.baseline",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ]
+    )
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [s["level"] for s in summary["seats"]] == ["normal", "bench.baseline", "bench.baseline"]
     assert sum(s["wins"] for s in summary["seats"]) == 2
@@ -164,8 +192,10 @@ def test_close_choices_follow_the_computer_seed():
         state.apply_in_place(next((a for a in legal if a.type == "pass"), legal[0]))
     assert state.phase == "talon"
     seat = state.to_act
-    picks = {player("thousand", "normal", seed=computer_seeds(ai, 0, 2)[seat]).decide(state.view(seat), [])
-             for ai in range(12)}  # fmt: skip
+    picks = {
+        player("thousand", "normal", seed=computer_seeds(ai, 0, 2)[seat]).decide(state.view(seat), [])
+        for ai in range(12)
+    }
     assert {a.index for a in picks} == {0, 1}
 
 

@@ -248,8 +248,9 @@ def test_normal_first_hand_opens_105_on_a_fair_hand():
         assert (action.type, action.value) == ("bid", value)
 
 
-def _contract_position(hand: list[str], talon: list[str], gives: list[str], options: dict | None = None,
-                       bid: int = 100, **standing: list):  # fmt: skip
+def _contract_position(
+    hand: list[str], talon: list[str], gives: list[str], options: dict | None = None, bid: int = 100, **standing: list
+):
     """Seat 1 (first hand) plays ``bid`` with ``hand`` + ``talon``, gives ``gives`` away: its contract view."""
     state = new_state(3, make_deal(3, 0, {1: hand}, talon=talon), 0, options, **standing)
     act(state, 1, "bid", value=bid)
@@ -318,11 +319,13 @@ def _normal_card(state, history, seat: int) -> str:  # noqa: ANN001
 
 
 def test_normal_defender_feeds_a_ten_to_the_partners_sure_trick_and_keeps_its_ace():
-    state, history = _defence_round({
-        1: ["9S", "JS", "AC", "TC", "KC", "QC", "AD"],
-        2: ["AS", "TS", "KS", "QS", "9D", "JD", "9C"],
-        0: ["TD", "KD", "9H", "JH", "AH", "TH", "JC"],
-    })  # fmt: skip
+    state, history = _defence_round(
+        {
+            1: ["9S", "JS", "AC", "TC", "KC", "QC", "AD"],
+            2: ["AS", "TS", "KS", "QS", "9D", "JD", "9C"],
+            0: ["TD", "KD", "9H", "JH", "AH", "TH", "JC"],
+        }
+    )
     history += act(state, 1, "play", card="JS")
     history += act(state, 2, "play", card="AS")  # the partner's ace: nobody plays after seat 0
     assert _normal_card(state, history, 0) in ("TD", "TC")  # void in spades: a ten, not the ace of hearts

@@ -73,8 +73,11 @@ async def test_edits_need_the_message_and_a_change(api, bot):
     await bot.edit_message_caption(chat_id=GROUP, message_id=sent.message_id, caption="b")
     with pytest.raises(TelegramBadRequest, match="message is not modified"):
         await bot.edit_message_caption(chat_id=GROUP, message_id=sent.message_id, caption="b")
-    await bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(picture(2), "t.jpg"), caption="c"),
-                                 chat_id=GROUP, message_id=sent.message_id)
+    await bot.edit_message_media(
+        InputMediaPhoto(media=BufferedInputFile(picture(2), "t.jpg"), caption="c"),
+        chat_id=GROUP,
+        message_id=sent.message_id,
+    )
     assert api.last(GROUP).photo == picture(2) and api.last(GROUP).text == "c"
     with pytest.raises(TelegramBadRequest, match="no text in the message"):
         await bot.edit_message_text("x", chat_id=GROUP, message_id=sent.message_id)

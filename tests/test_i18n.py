@@ -38,8 +38,16 @@ SLOT = (2, 0, 1, 2, 2, 0, 1, 2, 0, 2)
 def test_languages_and_normalize():
     assert LANGS[0] == "en" and {"ru", "uk"} <= set(LANGS)  # a new catalog directory adds a language
     assert [normalize(x) for x in ("ru-RU", "uk_UA", "en-US", "RU", "uk_UA.UTF-8", None, "", "de", "xx-YY")] == [
-        "ru", "uk", "en", "ru", "uk", "en", "en", "en", "en"
-    ]  # fmt: skip
+        "ru",
+        "uk",
+        "en",
+        "ru",
+        "uk",
+        "en",
+        "en",
+        "en",
+        "en",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])

@@ -15,17 +15,54 @@ from core.records import replay
 from tests.kozel_support import HANDS_A, PLAYS_A, load_record, play, start
 
 COMMON_KEYS = {
-    "game", "players", "seat", "phase", "to_act", "dealer", "round", "totals", "hand", "hand_counts", "legal",
-    "score_sheet", "options", "finished", "winner", "loser",
-}  # fmt: skip
+    "game",
+    "players",
+    "seat",
+    "phase",
+    "to_act",
+    "dealer",
+    "round",
+    "totals",
+    "hand",
+    "hand_counts",
+    "legal",
+    "score_sheet",
+    "options",
+    "finished",
+    "winner",
+    "loser",
+}
 KOZEL_KEYS = {
-    "chain", "line", "ends", "bazaar_count", "playable", "lead_seat", "next_leader", "first_rule", "remembered",
-    "opened", "carry", "revealed", "rating",
-}  # fmt: skip
+    "chain",
+    "line",
+    "ends",
+    "bazaar_count",
+    "playable",
+    "lead_seat",
+    "next_leader",
+    "first_rule",
+    "remembered",
+    "opened",
+    "carry",
+    "revealed",
+    "rating",
+}
 ROW_KEYS = {
-    "round", "scores", "totals", "redeal", "ending", "by", "points", "gained", "remembered", "opened", "carry_in",
-    "carry", "carry_to", "fish_to",
-}  # fmt: skip
+    "round",
+    "scores",
+    "totals",
+    "redeal",
+    "ending",
+    "by",
+    "points",
+    "gained",
+    "remembered",
+    "opened",
+    "carry_in",
+    "carry",
+    "carry_to",
+    "fish_to",
+}
 
 
 def test_registered_in_the_game_registry():
@@ -56,8 +93,12 @@ def test_view_during_play():
     assert view["bazaar_count"] == 0
     assert view["ends"] == {"left": 0, "right": 3}
     assert view["playable"] == {"0-6": ["left"], "3-3": ["right"], "3-4": ["right"], "3-6": ["right"]}
-    assert {(a["tile"], a["end"]) for a in view["legal"]} == {("0-6", "left"), ("3-3", "right"), ("3-4", "right"),
-                                                               ("3-6", "right")}  # fmt: skip
+    assert {(a["tile"], a["end"]) for a in view["legal"]} == {
+        ("0-6", "left"),
+        ("3-3", "right"),
+        ("3-4", "right"),
+        ("3-6", "right"),
+    }
     assert view["revealed"] is None and view["rating"] is None and view["dealer"] is None
     assert view["round"] == 1 and view["lead_seat"] == 0 and view["next_leader"] is None
     other = state.view(2)

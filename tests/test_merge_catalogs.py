@@ -15,8 +15,9 @@ TRANSLATED = {"Zz one {n}": ("Зз один {n}", "Зз один {n}"), "Zz two 
 
 
 def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=repo,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=repo, capture_output=True, text=True
+    )
     return done.stdout + done.stderr
 
 

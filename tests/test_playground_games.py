@@ -124,9 +124,11 @@ async def test_thousand_for_three_until_the_first_score_sheet_then_russian(playg
     group = page.locator("[data-box=group]")
     private = page.locator("[data-box=private]")
     await expect(group.locator("li.bot").last).to_contain_text("Thousand")
-    await group.locator("li.bot", has=page.locator("img[data-name='table.jpg']")).last.locator(
-        "button[data-payload^='h.']"
-    ).click()
+    await (
+        group.locator("li.bot", has=page.locator("img[data-name='table.jpg']"))
+        .last.locator("button[data-payload^='h.']")
+        .click()
+    )
     await expect(private.locator("img[data-name='hand.jpg']").last).to_be_visible()
     assert (await jpeg_of(page, private.locator("img[data-name='hand.jpg']").last)).width > 300
 

@@ -80,12 +80,21 @@ def test_public_table_never_shows_a_hidden_card(positions, players):
 
 def test_sheet_marks_bait_and_hanging(positions):
     base = positions[3]["round_over"].view(None)
-    row = {"round": 1, "scores": [0, 70, 40], "totals": [0, 70, 40], "redeal": False, "declarer": 0,
-           "trump": "H", "result": "bait", "points": [30, 50, 40], "hanging": 0, "hanging_paid": 0,
-           "hanging_to": []}  # fmt: skip
+    row = {
+        "round": 1,
+        "scores": [0, 70, 40],
+        "totals": [0, 70, 40],
+        "redeal": False,
+        "declarer": 0,
+        "trump": "H",
+        "result": "bait",
+        "points": [30, 50, 40],
+        "hanging": 0,
+        "hanging_paid": 0,
+        "hanging_to": [],
+    }
     hanging = dict(row, round=2, result="hanging", scores=[0, 20, 30], totals=[0, 90, 70], hanging=60)
-    paid = dict(row, round=3, result="made", scores=[110, 0, 0], totals=[110, 90, 70], hanging_paid=60,
-                hanging_to=[0])  # fmt: skip
+    paid = dict(row, round=3, result="made", scores=[110, 0, 0], totals=[110, 90, 70], hanging_paid=60, hanging_to=[0])
     im = sheet_image(dict(base, score_sheet=[row, hanging, paid]), NAMES)
     bait_pink, hanging_blue = deberts.RESULT_MARKER["bait"][:3], deberts.RESULT_MARKER["hanging"][:3]
     colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
@@ -115,9 +124,19 @@ def test_the_round_marks_beside_a_row_are_never_cut_off(lang):
     grows to hold them all, so no mark touches the row's top or bottom edge."""
     from renderers import palette, sheet
 
-    row = {"round": 5, "scores": [60, 0, 46], "totals": [284, 127, 278], "redeal": False, "declarer": 1,
-           "trump": "S", "result": "hanging", "points": [60, 60, 46], "hanging": 60, "hanging_paid": 0,
-           "hanging_to": []}  # fmt: skip
+    row = {
+        "round": 5,
+        "scores": [60, 0, 46],
+        "totals": [284, 127, 278],
+        "redeal": False,
+        "declarer": 1,
+        "trump": "S",
+        "result": "hanging",
+        "points": [60, 60, 46],
+        "hanging": 60,
+        "hanging_paid": 0,
+        "hanging_to": [],
+    }
     strip = sheet.row_image(deberts._sheet_row(row, 3, "classic", lang), 3, True)
     x0, x1 = sheet.PAD + sheet.ROUND_W, sheet.PAD + sheet.ROUND_W + sheet.EXTRA_W - 8
     for y in (0, 1, 2, strip.height - 3, strip.height - 2):

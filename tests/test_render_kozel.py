@@ -69,12 +69,28 @@ def test_sheet_writes_remembered_in_yellow_and_open_accounts_in_red(positions):
     from renderers import palette
 
     base = positions[4]["round_over"].view(None)
-    row = {"round": 1, "scores": [0, 0, 20, 0], "totals": [0, 0, 20, 0], "redeal": False, "ending": "out",
-           "by": 0, "points": [0, 3, 13, 5], "gained": [0, 3, 13, 5], "remembered": [0, 3, 0, 9],
-           "opened": [False, False, True, False], "carry_in": 0, "carry": 0, "carry_to": None,
-           "fish_to": None}  # fmt: skip
-    im = sheet_image(dict(base, score_sheet=[row], totals=[0, 0, 20, 0], remembered=[0, 3, 0, 9],
-                          opened=[False, False, True, False]), None)  # fmt: skip
+    row = {
+        "round": 1,
+        "scores": [0, 0, 20, 0],
+        "totals": [0, 0, 20, 0],
+        "redeal": False,
+        "ending": "out",
+        "by": 0,
+        "points": [0, 3, 13, 5],
+        "gained": [0, 3, 13, 5],
+        "remembered": [0, 3, 0, 9],
+        "opened": [False, False, True, False],
+        "carry_in": 0,
+        "carry": 0,
+        "carry_to": None,
+        "fish_to": None,
+    }
+    im = sheet_image(
+        dict(
+            base, score_sheet=[row], totals=[0, 0, 20, 0], remembered=[0, 3, 0, 9], opened=[False, False, True, False]
+        ),
+        None,
+    )
     colours = {rgb for _n, rgb in im.getcolors(1 << 20)}
     assert palette.INK_YELLOW[:3] in colours and palette.INK_RED[:3] in colours
 

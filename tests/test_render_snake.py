@@ -29,13 +29,33 @@ def full_line() -> list[tuple[int, int, bool]]:
 
 
 def chain_view(players: int, line: list[tuple[int, int, bool]], **extra) -> dict:
-    chain = [{"tile": f"{min(a, b)}-{max(a, b)}", "end": "right", "seat": 0, "double": d, "pips": [a, b]}
-             for a, b, d in line]  # fmt: skip
-    view = {"game": "kozel", "players": players, "seat": None, "phase": "play", "to_act": 0, "dealer": None,
-            "round": 3, "totals": [0] * players, "hand": None, "hand_counts": [0] * players, "legal": [],
-            "score_sheet": [], "finished": False, "winner": None, "loser": None, "chain": chain,
-            "line": list(range(len(chain))), "bazaar_count": 0, "remembered": [0] * players,
-            "opened": [False] * players, "carry": 0, "revealed": None}  # fmt: skip
+    chain = [
+        {"tile": f"{min(a, b)}-{max(a, b)}", "end": "right", "seat": 0, "double": d, "pips": [a, b]} for a, b, d in line
+    ]
+    view = {
+        "game": "kozel",
+        "players": players,
+        "seat": None,
+        "phase": "play",
+        "to_act": 0,
+        "dealer": None,
+        "round": 3,
+        "totals": [0] * players,
+        "hand": None,
+        "hand_counts": [0] * players,
+        "legal": [],
+        "score_sheet": [],
+        "finished": False,
+        "winner": None,
+        "loser": None,
+        "chain": chain,
+        "line": list(range(len(chain))),
+        "bazaar_count": 0,
+        "remembered": [0] * players,
+        "opened": [False] * players,
+        "carry": 0,
+        "revealed": None,
+    }
     view.update(extra)
     return view
 

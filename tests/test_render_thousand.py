@@ -133,8 +133,18 @@ def test_score_sheet_marks_every_event_and_folds_long_games(positions):
         {"seat": 2, "type": "dump_truck", "value": -555},
         {"seat": 1, "type": "missed_barrels_reset", "value": -700},
     ]
-    row = {"round": 1, "scores": [0, 880, -120], "totals": [-120, 880, 0], "redeal": False, "declarer": 1,
-           "contract": 120, "made": True, "conceded": False, "golden": True, "notes": notes}  # fmt: skip
+    row = {
+        "round": 1,
+        "scores": [0, 880, -120],
+        "totals": [-120, 880, 0],
+        "redeal": False,
+        "declarer": 1,
+        "contract": 120,
+        "made": True,
+        "conceded": False,
+        "golden": True,
+        "notes": notes,
+    }
     redeal = dict(row, round=2, redeal=True, notes=[])
     rows = [row, redeal] + [dict(row, round=k, notes=[]) for k in range(3, 60)]
     im = sheet_image_for(base, rows)
@@ -172,8 +182,18 @@ def test_sheet_shows_the_round_as_scored_and_each_penalty_apart():
         {"seat": 0, "type": "bolt_penalty", "value": -120},
         {"seat": 1, "type": "dump_truck", "value": -555},
     ]
-    row = {"round": 7, "scores": [-15, -495, 40], "totals": [300, 0, 420], "redeal": False, "declarer": 0,
-           "contract": 105, "made": True, "conceded": False, "golden": False, "notes": notes}  # fmt: skip
+    row = {
+        "round": 7,
+        "scores": [-15, -495, 40],
+        "totals": [300, 0, 420],
+        "redeal": False,
+        "declarer": 0,
+        "contract": 105,
+        "made": True,
+        "conceded": False,
+        "golden": False,
+        "notes": notes,
+    }
     cells = _sheet_row(row, 3, "ru").cells
 
     def ink(text, color, bold=False):
@@ -221,8 +241,18 @@ def test_a_golden_round_on_the_sheet_is_named_in_the_legend():
     """Gold paper alone does not say why a made 115 shows +230: the legend names the golden round ×2."""
     from renderers.thousand import _legend
 
-    row = {"round": 1, "scores": [230, 0, 0], "totals": [230, 0, 0], "redeal": False, "declarer": 0,
-           "contract": 115, "made": True, "conceded": False, "golden": True, "notes": []}  # fmt: skip
+    row = {
+        "round": 1,
+        "scores": [230, 0, 0],
+        "totals": [230, 0, 0],
+        "redeal": False,
+        "declarer": 0,
+        "contract": 115,
+        "made": True,
+        "conceded": False,
+        "golden": True,
+        "notes": [],
+    }
     plain = dict(row, golden=False, scores=[115, 0, 0], totals=[115, 0, 0])
     assert _legend([plain], 3, "ru") == []
     (item,) = _legend([row], 3, "ru")

@@ -97,8 +97,12 @@ HOSTILE: list[tuple[str, bytes, int, str | None]] = [
     ("lone surrogate as the game", b'{"game": "\\ud800", "players": 3, "rounds": []}', 2, "bad_record"),
     ("lone surrogate as a record key", b'{"\\udfff": 1}', 2, "bad_record"),
     ("lone surrogate as an option key", raw(THOUSAND, ["options"], b'{"\\ud83d": true}'), 2, "bad_record"),
-    ("lone surrogate as an action type", raw(THOUSAND, ["rounds", 0, "actions", 0, "type"], b'"\\udc00x"'),
-     2, "illegal_action"),
+    (
+        "lone surrogate as an action type",
+        raw(THOUSAND, ["rounds", 0, "actions", 0, "type"], b'"\\udc00x"'),
+        2,
+        "illegal_action",
+    ),
     ("lone surrogate as a card played", raw(THOUSAND, PLAY, b'"\\ud800"'), 2, "illegal_action"),
     ("lone surrogate as a dealt card", raw(THOUSAND, CARD, b'"\\ud800"'), 2, "bad_deal"),
     ("5,000-digit seat", raw(THOUSAND, SEAT, HUGE), 2, "illegal_action"),
@@ -116,15 +120,19 @@ HOSTILE: list[tuple[str, bytes, int, str | None]] = [
     ("900 nested lists as a card played", raw(THOUSAND, PLAY, NESTED), 2, "illegal_action"),
     ("900 nested lists as a dealt card", raw(THOUSAND, CARD, NESTED), 2, "bad_deal"),
     ("a million-item list as the game", b'{"game": [' + b"0," * 1_000_000 + b"0]}", 2, "bad_record"),
-    ("a megabyte string as an option key", raw(THOUSAND, ["options"], b'{"' + b"x" * 1_000_000 + b'": 1}'),
-     2, "bad_record"),
+    (
+        "a megabyte string as an option key",
+        raw(THOUSAND, ["options"], b'{"' + b"x" * 1_000_000 + b'": 1}'),
+        2,
+        "bad_record",
+    ),
     ("a string where the rounds go", raw(THOUSAND, ["rounds"], b'"rounds"'), 2, "bad_record"),
     ("an object where a hand goes", raw(THOUSAND, ["rounds", 0, "deal", "hands", 1], b'{"AS": 1}'), 2, "bad_deal"),
     ("a list as an option value", raw(THOUSAND, ["options"], b'{"golden_round": [true]}'), 2, "bad_record"),
     ("a BOM before the record", b"\xef\xbb\xbf" + as_bytes(THOUSAND), 2, "bad_record"),
     ("trailing garbage", as_bytes(THOUSAND) + b" x", 2, "bad_record"),
     ("the record itself", as_bytes(THOUSAND), 0, None),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("label", "data", "code", "error"), HOSTILE, ids=[h[0] for h in HOSTILE])
@@ -139,8 +147,14 @@ def test_hostile_input_gets_one_clear_answer(label: str, data: bytes, code: int,
 def test_hostile_input_prints_one_line_through_the_command() -> None:
     # the real command with a real stdout: a lone surrogate echoed in the message, then a 5,000-digit seat
     for data, error in [(HOSTILE[8][1], "illegal_action"), (HOSTILE[11][1], "illegal_action")]:
-        proc = subprocess.run([sys.executable, "-m", "core.replay", "-"], input=data, capture_output=True, cwd=ROOT,
-                              timeout=60, env={"PYTHONIOENCODING": "ascii", "PATH": ""})  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-m", "core.replay", "-"],
+            input=data,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=60,
+            env={"PYTHONIOENCODING": "ascii", "PATH": ""},
+        )
         assert proc.returncode == 2 and proc.stderr == b"", proc.stderr
         assert proc.stdout.count(b"\n") == 1
         assert json.loads(proc.stdout)["error"] == error
@@ -181,8 +195,17 @@ def test_any_json_gets_one_clear_answer(value: Any) -> None:
 
 
 @PROPERTY
-@given(st.fixed_dictionaries({"game": st.sampled_from(["thousand", "deberts", "kozel"]), "players": JSON,
-                              "options": JSON, "first_dealer": JSON, "rounds": JSON}))  # fmt: skip
+@given(
+    st.fixed_dictionaries(
+        {
+            "game": st.sampled_from(["thousand", "deberts", "kozel"]),
+            "players": JSON,
+            "options": JSON,
+            "first_dealer": JSON,
+            "rounds": JSON,
+        }
+    )
+)
 def test_record_shaped_json_gets_one_clear_answer(value: Any) -> None:
     check(*answer(json.dumps(value)))
 

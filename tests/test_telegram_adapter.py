@@ -51,8 +51,11 @@ async def test_commands_in_groups_topics_and_private(api):
         await until(lambda: len(w.app.commands) == 3)
         await api.settle()
     new, topic, private = w.app.commands
-    assert (new.name, new.args, new.chat) == ("new", "thousand  3 players", Chat("telegram", str(GROUP), None,
-                                                                                  "Kitchen"))
+    assert (new.name, new.args, new.chat) == (
+        "new",
+        "thousand  3 players",
+        Chat("telegram", str(GROUP), None, "Kitchen"),
+    )
     assert new.user == User("telegram", "11", "Ann", "ru")
     assert (topic.name, topic.args, topic.chat.thread) == ("new", "kozel", "77")
     assert (private.name, private.chat) == ("help", None)
@@ -202,5 +205,4 @@ async def test_refs_survive_a_restart(api):
         await w2.port.idle()
         await w2.port.edit_public(saved, Message("u", image=picture(2)))
         await w2.port.idle()
-    assert [c.method for c in api.calls_to(GROUP) if c.ok] == ["sendPhoto", "editMessageCaption",
-                                                               "editMessageMedia"]
+    assert [c.method for c in api.calls_to(GROUP) if c.ok] == ["sendPhoto", "editMessageCaption", "editMessageMedia"]

@@ -31,8 +31,11 @@ async def api():
 
 
 def lobby_of(api: FakeBotAPI, chat_id: int) -> Shown:
-    return next(s for s in reversed(api.visible(chat_id))
-                if any(b["callback_data"].startswith(PREFIX + "j.") for b in s.callback_buttons()))
+    return next(
+        s
+        for s in reversed(api.visible(chat_id))
+        if any(b["callback_data"].startswith(PREFIX + "j.") for b in s.callback_buttons())
+    )
 
 
 def table_of(api: FakeBotAPI, chat_id: int) -> Shown:
@@ -87,8 +90,10 @@ async def test_thousand_three_people_in_a_group(api, tmp_path):
     db = tmp_path / "bot.sqlite3"
     here = Here(await LiveBot(api, db).start())
     try:
-        ann, bob, cid, eve = (Player(api, api.add_user(11 + i, name, started=name != "Cid"), here.settle)
-                              for i, name in enumerate(("Ann", "Bob", "Cid", "Eve")))
+        ann, bob, cid, eve = (
+            Player(api, api.add_user(11 + i, name, started=name != "Cid"), here.settle)
+            for i, name in enumerate(("Ann", "Bob", "Cid", "Eve"))
+        )
         people = [ann, bob, cid]
         count = Counter(api, GROUP)
         for p in people:

@@ -45,8 +45,13 @@ async def test_two_webhook_workers_one_chat(redis_url):
     ann, bob = api.add_user(11, "Ann"), api.add_user(12, "Bob")
     first = RecordingApp()
     second = first.twin()
-    options = dict(telegram_webhook_url=HOOK, telegram_webhook_host="127.0.0.1", telegram_webhook_port=0,
-                   redis_url=redis_url, telegram_edit_interval=INTERVAL)
+    options = dict(
+        telegram_webhook_url=HOOK,
+        telegram_webhook_host="127.0.0.1",
+        telegram_webhook_port=0,
+        redis_url=redis_url,
+        telegram_edit_interval=INTERVAL,
+    )
     try:
         async with Worker(api, first, **options) as w1, Worker(api, second, **options) as w2:
             api.backends[HOOK] = [w1.runner.webhook_address, w2.runner.webhook_address]

@@ -68,8 +68,9 @@ def test_barrel_declarer_may_not_concede():
 
 
 def test_last_seat_on_the_barrel_plays_121_by_default():
-    s = new_state(3, make_deal(3, 0, {}), options={"bidding_floor": -100}, totals=[-500, -500, 880],
-                  barrel=[False, False, True])  # fmt: skip
+    s = new_state(
+        3, make_deal(3, 0, {}), options={"bidding_floor": -100}, totals=[-500, -500, 880], barrel=[False, False, True]
+    )
     assert s.declarer == 2 and s.bid == 121
 
 
@@ -105,8 +106,11 @@ def test_no_redeal_after_the_first_action_or_without_the_option():
 
 
 def test_declarer_redeal_on_a_talon_of_nines_before_the_first_give():
-    s = new_state(3, make_deal(3, 0, {1: ["AS", "AH", "AC", "AD", "TS", "TH", "TC"]}, talon=["9S", "9C", "9D"]),
-                  options={"redeal": True})  # fmt: skip
+    s = new_state(
+        3,
+        make_deal(3, 0, {1: ["AS", "AH", "AC", "AD", "TS", "TH", "TC"]}, talon=["9S", "9C", "9D"]),
+        options={"redeal": True},
+    )
     act(s, 1, "bid", value=120)
     act(s, 2, "pass")
     act(s, 0, "pass")
@@ -187,8 +191,9 @@ def test_action_codes_round_trip_and_garbage_is_malformed():
 def test_two_players_redeal_when_the_bidding_closed_by_itself():
     # seat 1 is below the floor and passes automatically: seat 0 plays 100 and must choose a talon,
     # no action was taken yet, so a qualifying seat (here seat 1, four nines) may still call a redeal
-    s = new_state(2, make_deal(2, 1, {1: NINES}), dealer=1, options={"redeal": True, "bidding_floor": -100},
-                  totals=[0, -105])  # fmt: skip
+    s = new_state(
+        2, make_deal(2, 1, {1: NINES}), dealer=1, options={"redeal": True, "bidding_floor": -100}, totals=[0, -105]
+    )
     assert s.phase == "talon" and s.declarer == 0 and s.bid == 100
     assert types(s.legal_actions(1)) == ["redeal"]
     assert act(s, 1, "redeal")[0].data["reason"] == "four_nines"
@@ -196,8 +201,14 @@ def test_two_players_redeal_when_the_bidding_closed_by_itself():
 
 
 def test_two_players_barrel_talon_at_121_still_allows_a_redeal():
-    s = new_state(2, make_deal(2, 1, {0: NINES}), dealer=1, options={"redeal": True, "bidding_on_barrel": False},
-                  totals=[0, 880], barrel=[False, True])  # fmt: skip
+    s = new_state(
+        2,
+        make_deal(2, 1, {0: NINES}),
+        dealer=1,
+        options={"redeal": True, "bidding_on_barrel": False},
+        totals=[0, 880],
+        barrel=[False, True],
+    )
     assert s.phase == "talon" and s.declarer == 1 and s.bid == 121
     assert types(s.legal_actions(0)) == ["redeal"]
     act(s, 1, "take_talon", index=0)

@@ -315,8 +315,9 @@ def test_options_are_typed_with_defaults_and_clear_errors():
 
 @pytest.mark.parametrize(("players", "dealer", "first"), [(2, 0, 1), (3, 2, 0), (4, 1, 2)])
 def test_every_seat_below_the_floor_the_first_hand_plays_100_in_every_seat_count(players, dealer, first):
-    s = new_state(players, make_deal(players, dealer, {}), dealer=dealer, options={"bidding_floor": -300},
-                  totals=[-400] * players)  # fmt: skip
+    s = new_state(
+        players, make_deal(players, dealer, {}), dealer=dealer, options={"bidding_floor": -300}, totals=[-400] * players
+    )
     assert s.declarer == first and s.bid == 100 and s.round_actions == 0
     assert s.phase == ("talon" if players == 2 else "give")
     assert [e for e in s.bids if e == "pass"] == ["pass"] * (len(s.active) - 1)

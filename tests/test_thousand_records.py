@@ -253,12 +253,20 @@ def bad_record_cases() -> list[tuple[str, Any, int | None]]:
         ("not JSON", '{"game": "thousand", ', None),
         ("round entry without a deal", {**base, "rounds": [{"actions": []}]}, 0),
         ("round entry after an unfinished round", {**mid, "rounds": mid["rounds"] + base["rounds"][:1]}, 1),
-        ("round entry after an unfinished 3p round",
-         {**base, "rounds": [{**base["rounds"][0], "actions": []}, base["rounds"][1]]}, 1),
-    ]  # fmt: skip
+        (
+            "round entry after an unfinished 3p round",
+            {**base, "rounds": [{**base["rounds"][0], "actions": []}, base["rounds"][1]]},
+            1,
+        ),
+    ]
     done = finished_game_record()
-    cases.append(("round entry after the game ended", {**done, "rounds": done["rounds"] + done["rounds"][:1]},
-                  len(done["rounds"])))  # fmt: skip
+    cases.append(
+        (
+            "round entry after the game ended",
+            {**done, "rounds": done["rounds"] + done["rounds"][:1]},
+            len(done["rounds"]),
+        )
+    )
     return cases
 
 
@@ -295,7 +303,7 @@ def bad_deal_cases() -> list[tuple[str, dict[str, Any], int]]:
         # round 2 is dealt by seat 0: its hand must be empty
         ("4p dealer holding cards", mutate(P4, ["rounds", 1, "deal", "hands"], [r2hands[1], [], *r2hands[2:]]), 1),
         ("4p, three hands", mutate(P4, ["rounds", 0, "deal", "hands"], r1hands[:3]), 0),
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize(("label", "record", "round_"), bad_deal_cases(), ids=label_id)

@@ -14,14 +14,32 @@ def standing(totals, bolts=None, barrel=None, attempts=None, missed=None):
     return Standing(list(totals), bolts or [0] * n, barrel or [False] * n, attempts or [0] * n, missed or [0] * n)
 
 
-def outcome(points, tricks=None, declarer=0, contract=100, bid=None, conceded=False, golden=False, players=3,
-            sitting_out=None, talon=()):  # fmt: skip
+def outcome(
+    points,
+    tricks=None,
+    declarer=0,
+    contract=100,
+    bid=None,
+    conceded=False,
+    golden=False,
+    players=3,
+    sitting_out=None,
+    talon=(),
+):
     active = [s for s in range(players) if s != sitting_out]
     return RoundOutcome(
-        players=players, active=active, sitting_out=sitting_out, declarer=declarer, bid=bid or contract,
-        contract=contract, conceded=conceded, points=list(points), tricks=tricks or [3] * players,
-        talon=list(talon), golden=golden,
-    )  # fmt: skip
+        players=players,
+        active=active,
+        sitting_out=sitting_out,
+        declarer=declarer,
+        bid=bid or contract,
+        contract=contract,
+        conceded=conceded,
+        points=list(points),
+        tricks=tricks or [3] * players,
+        talon=list(talon),
+        golden=golden,
+    )
 
 
 def run(o, before, **opts):

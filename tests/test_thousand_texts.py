@@ -39,8 +39,22 @@ def test_every_event_of_real_games_has_a_sentence_in_every_language():
                 assert event.type in EVENT_TYPES, event.type
                 assert "{" not in text and text.strip(), (event, lang, text)
     # the everyday events all occur in a dozen games
-    assert {"bid", "pass", "bidding_won", "card_given", "contract", "card_played", "trick_won", "round_scored",
-            "marriage", "bolt", "barrel_on", "game_won", "talon_shown", "talon_hidden"} <= seen  # fmt: skip
+    assert {
+        "bid",
+        "pass",
+        "bidding_won",
+        "card_given",
+        "contract",
+        "card_played",
+        "trick_won",
+        "round_scored",
+        "marriage",
+        "bolt",
+        "barrel_on",
+        "game_won",
+        "talon_shown",
+        "talon_hidden",
+    } <= seen
 
 
 def test_sentences_use_names_and_languages():

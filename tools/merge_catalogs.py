@@ -63,8 +63,9 @@ def collect(root: Path, path: str, lang: str) -> tuple[dict, list[str]]:
 def _messages(root: Path) -> None:
     """``make messages`` in ``root`` with this interpreter's environment."""
     venv = Path(sys.prefix)
-    subprocess.run(["make", "-o", str(venv / ".installed"), "messages", f"VENV={venv}"], cwd=root, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["make", "-o", str(venv / ".installed"), "messages", f"VENV={venv}"], cwd=root, check=True, capture_output=True
+    )
 
 
 def main(root: Path = ROOT) -> int:

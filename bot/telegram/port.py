@@ -197,15 +197,18 @@ class TelegramPort:
             if msg.document is not None or (state == "text") != (ref.extra == "text") or not ref.extra:
                 raise _Repost(delete_old=True)
             if state == "text":
-                await self.bot.edit_message_text(text=clip(msg.text, MAX_TEXT), chat_id=chat_id,
-                                                 message_id=message_id, reply_markup=kb)
+                await self.bot.edit_message_text(
+                    text=clip(msg.text, MAX_TEXT), chat_id=chat_id, message_id=message_id, reply_markup=kb
+                )
             elif state == ref.extra:
-                await self.bot.edit_message_caption(caption=clip(msg.text, MAX_CAPTION), chat_id=chat_id,
-                                                    message_id=message_id, reply_markup=kb)
+                await self.bot.edit_message_caption(
+                    caption=clip(msg.text, MAX_CAPTION), chat_id=chat_id, message_id=message_id, reply_markup=kb
+                )
             else:
                 media = InputMediaPhoto(media=self._photo(msg), caption=clip(msg.text, MAX_CAPTION))
-                sent = await self.bot.edit_message_media(media=media, chat_id=chat_id, message_id=message_id,
-                                                         reply_markup=kb)
+                sent = await self.bot.edit_message_media(
+                    media=media, chat_id=chat_id, message_id=message_id, reply_markup=kb
+                )
                 if isinstance(sent, TgMessage):
                     self._learn_file(msg, sent)
         except TelegramBadRequest as e:

@@ -28,14 +28,48 @@ ACTION_TYPES = ("bid", "pass", "take_talon", "give", "contract", "concede", "red
 
 # Every attribute that makes up the state, in to_json order.
 GAME_FIELDS = (
-    "players", "seed", "first_dealer", "phase", "dealer", "next_dealer", "round_index", "rounds_scored",
-    "totals", "bolts", "barrel", "barrel_attempts", "missed_barrels", "winner_seat", "history", "log",
-)  # fmt: skip
+    "players",
+    "seed",
+    "first_dealer",
+    "phase",
+    "dealer",
+    "next_dealer",
+    "round_index",
+    "rounds_scored",
+    "totals",
+    "bolts",
+    "barrel",
+    "barrel_attempts",
+    "missed_barrels",
+    "winner_seat",
+    "history",
+    "log",
+)
 ROUND_FIELDS = (
-    "hands", "talons", "active", "sitting_out", "bids", "bid", "declarer", "turn", "talon_taken", "talon_shown",
-    "gives", "contract", "trump", "trick", "leader", "tricks_done", "tricks_taken", "card_pts", "marriages",
-    "last_trick", "played", "golden", "round_actions",
-)  # fmt: skip
+    "hands",
+    "talons",
+    "active",
+    "sitting_out",
+    "bids",
+    "bid",
+    "declarer",
+    "turn",
+    "talon_taken",
+    "talon_shown",
+    "gives",
+    "contract",
+    "trump",
+    "trick",
+    "leader",
+    "tricks_done",
+    "tricks_taken",
+    "card_pts",
+    "marriages",
+    "last_trick",
+    "played",
+    "golden",
+    "round_actions",
+)
 
 
 def _next(seat: int, n: int) -> int:
@@ -71,10 +105,14 @@ _TAKE_TALON = [[Action(s, "take_talon", index=i) for i in range(2)] for s in ran
 _LOG_JSON: dict[int, dict[str, Any]] = {
     id(a): a.to_json()
     for a in chain(
-        *(table.values() for table in _PLAY), *(acts for table in _GIVE for acts in table.values()), *_BID_STEP,
-        *_CONTRACT_STEP, *_SIMPLE.values(), *_TAKE_TALON,
+        *(table.values() for table in _PLAY),
+        *(acts for table in _GIVE for acts in table.values()),
+        *_BID_STEP,
+        *_CONTRACT_STEP,
+        *_SIMPLE.values(),
+        *_TAKE_TALON,
     )
-}  # fmt: skip
+}
 _PLAY_LOG = [{c: _LOG_JSON[id(a)] for c, a in table.items()} for table in _PLAY]
 # A played card is the most frequent event: one shared, read-only ``card_played`` event per seat and card.
 _CARD_PLAYED = [{c: Event("card_played", s, {"card": c}) for c in DECK} for s in range(4)]
@@ -220,9 +258,12 @@ class ThousandEngine(GameState):
             self.active = list(range(n))
         golden = self.golden = self.options.golden_round and self.rounds_scored < 3
         events = [
-            Event("round_started", None,
-                  {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": sitting_out, "golden": golden})
-        ]  # fmt: skip
+            Event(
+                "round_started",
+                None,
+                {"round": len(self.history) + 1, "dealer": dealer, "sitting_out": sitting_out, "golden": golden},
+            )
+        ]
         self.phase = "bidding"
         barrel_seat = None
         if not self.options.bidding_on_barrel:
@@ -583,13 +624,15 @@ class ThousandEngine(GameState):
         values = self._contract_values()
         assert self.bid is not None
         if value < self.bid:
-            raise IllegalAction(f"the contract cannot be below the bid {self.bid}", "contract_below_bid",
-                                value=value, bid=self.bid)  # fmt: skip
+            raise IllegalAction(
+                f"the contract cannot be below the bid {self.bid}", "contract_below_bid", value=value, bid=self.bid
+            )
         if value not in values:
             if value % 5 != 0:
                 raise IllegalAction("contracts are multiples of 5", "contract_not_multiple_of_5", value=value)
-            raise IllegalAction(f"your hand allows at most {values[-1]}", "contract_too_high", value=value,
-                                maximum=values[-1])  # fmt: skip
+            raise IllegalAction(
+                f"your hand allows at most {values[-1]}", "contract_too_high", value=value, maximum=values[-1]
+            )
 
     def _quick(self, a: Action) -> list[Event] | None:
         """Perform a bid, pass, talon choice, give or contract of the seat to act when it passes every check
@@ -794,10 +837,17 @@ class ThousandEngine(GameState):
             hand = self.hands[seat]
             reason = "four_nines" if sum(1 for c in hand if c[0] == "9") == 4 else "under_14"
         row = {
-            "round": len(self.history) + 1, "scores": [0] * self.players, "totals": list(self.totals),
-            "redeal": True, "declarer": None, "contract": None, "made": None, "conceded": False,
-            "golden": False, "notes": [],
-        }  # fmt: skip
+            "round": len(self.history) + 1,
+            "scores": [0] * self.players,
+            "totals": list(self.totals),
+            "redeal": True,
+            "declarer": None,
+            "contract": None,
+            "made": None,
+            "conceded": False,
+            "golden": False,
+            "notes": [],
+        }
         self.history.append(row)
         self.next_dealer = self.dealer
         self.phase = "round_over"
@@ -816,16 +866,28 @@ class ThousandEngine(GameState):
             points[m["seat"]] += m["points"]
         # (settle reads the outcome and copies the standing: the round's own lists can be handed over as they are)
         outcome = RoundOutcome(
-            n, self.active, self.sitting_out, d, bid, contract, conceded, points, self.tricks_taken,
-            list(self.talons[0]) if self.sitting_out is not None else [], golden,
-        )  # fmt: skip
+            n,
+            self.active,
+            self.sitting_out,
+            d,
+            bid,
+            contract,
+            conceded,
+            points,
+            self.tricks_taken,
+            list(self.talons[0]) if self.sitting_out is not None else [],
+            golden,
+        )
         old = self.totals
         options = self.options
         s = settle(
-            outcome, Standing(old, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels),
-            concede_penalty=options.concede_penalty, bolts_in_a_row=options.bolts_in_a_row,
-            missed_barrels_reset=options.missed_barrels_reset, dump_truck=options.dump_truck,
-        )  # fmt: skip
+            outcome,
+            Standing(old, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels),
+            concede_penalty=options.concede_penalty,
+            bolts_in_a_row=options.bolts_in_a_row,
+            missed_barrels_reset=options.missed_barrels_reset,
+            dump_truck=options.dump_truck,
+        )
         st = s.standing
         totals = self.totals = st.totals
         self.bolts, self.barrel = st.bolts, st.barrel
@@ -834,23 +896,49 @@ class ThousandEngine(GameState):
         number = len(self.history) + 1
         row_totals = list(totals)
         made, stand_still, notes = s.made, s.stand_still, s.notes
-        self.history.append({
-            "round": number, "scores": scores, "totals": row_totals, "redeal": False, "declarer": d, "bid": bid,
-            "contract": contract, "made": made, "conceded": conceded, "golden": golden, "points": points,
-            "results": s.results, "stand_still": stand_still, "notes": notes,
-        })  # fmt: skip
+        self.history.append(
+            {
+                "round": number,
+                "scores": scores,
+                "totals": row_totals,
+                "redeal": False,
+                "declarer": d,
+                "bid": bid,
+                "contract": contract,
+                "made": made,
+                "conceded": conceded,
+                "golden": golden,
+                "points": points,
+                "results": s.results,
+                "stand_still": stand_still,
+                "notes": notes,
+            }
+        )
         self.rounds_scored += 1
         self.next_dealer = (self.dealer + 1) % n
         self.turn = None
         events = [
-            Event("round_scored", d, {
-                "round": number, "scores": scores, "totals": row_totals, "contract": contract, "made": made,
-                "conceded": conceded, "golden": golden, "points": points, "stand_still": stand_still,
-            })
-        ]  # fmt: skip
+            Event(
+                "round_scored",
+                d,
+                {
+                    "round": number,
+                    "scores": scores,
+                    "totals": row_totals,
+                    "contract": contract,
+                    "made": made,
+                    "conceded": conceded,
+                    "golden": golden,
+                    "points": points,
+                    "stand_still": stand_still,
+                },
+            )
+        ]
         if notes:
-            events += [Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
-                       for nt in notes]  # fmt: skip
+            events += [
+                Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
+                for nt in notes
+            ]
         if s.winner is not None:
             self.winner_seat = s.winner
             self.phase = "game_over"
@@ -892,7 +980,7 @@ class ThousandEngine(GameState):
             "game": "thousand",
             "rounds": [
                 {"scores": list(r["scores"]), "totals": list(r["totals"]), "redeal": r["redeal"]} for r in self.history
-            ],  # fmt: skip
+            ],
             "totals": list(self.totals),
             "finished": self.finished,
             "winner": self.winner_seat,

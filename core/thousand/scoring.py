@@ -64,8 +64,15 @@ class Settlement:
     winner: int | None = None
 
 
-def settle(o: RoundOutcome, before: Standing, *, concede_penalty: bool, bolts_in_a_row: bool,
-           missed_barrels_reset: bool, dump_truck: bool) -> Settlement:  # fmt: skip
+def settle(
+    o: RoundOutcome,
+    before: Standing,
+    *,
+    concede_penalty: bool,
+    bolts_in_a_row: bool,
+    missed_barrels_reset: bool,
+    dump_truck: bool,
+) -> Settlement:
     st = before.copy()
     n = o.players
     d = o.declarer

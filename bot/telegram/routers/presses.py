@@ -19,8 +19,9 @@ async def on_press(query: CallbackQuery, app: Application, port: TelegramPort) -
     payload = unpack(query.data)
     user = user_of(query.from_user)
     if payload is None:
-        await port.answer(Press(user, None, query.data or "", handle=query.id),
-                          texts.unknown_button(user.language), alert=True)
+        await port.answer(
+            Press(user, None, query.data or "", handle=query.id), texts.unknown_button(user.language), alert=True
+        )
         return
     message = query.message
     chat = chat_of(message.chat, message) if message is not None else None

@@ -76,9 +76,7 @@ def _suit_features(suit: str, ranks: set[str]) -> tuple[float, ...]:
 
 
 # per suit index the share of every set of its cards, a 6-bit mask as in ``CARD_BIT`` (bit k: strength k)
-_SHARES = [
-    [_suit_features(s, {r for r in _HIGH if mask >> STRENGTH[r + s] & 1}) for mask in range(64)] for s in SUITS
-]
+_SHARES = [[_suit_features(s, {r for r in _HIGH if mask >> STRENGTH[r + s] & 1}) for mask in range(64)] for s in SUITS]
 
 
 def features(hand: list[str], ace_marriage: bool = False) -> tuple[float, ...]:

@@ -39,8 +39,13 @@ def _runs_of(s: Say, runs: list[dict[str, Any]]) -> str:
 
 
 def _deal(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "Round {round}: {who} deals; the open card is {card}.", round=d["round"], who=s.seat(e.seat),
-             card=pretty(d["open"]))  # fmt: skip
+    return t(
+        s.lang,
+        "Round {round}: {who} deals; the open card is {card}.",
+        round=d["round"],
+        who=s.seat(e.seat),
+        card=pretty(d["open"]),
+    )
 
 
 def _trump_named(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -63,8 +68,13 @@ def _extra_dealt(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _seven_swapped(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} swaps the trump {seven} for the open {card}.", who=s.seat(e.seat),
-             seven=pretty(d["seven"]), card=pretty(d["open"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} swaps the trump {seven} for the open {card}.",
+        who=s.seat(e.seat),
+        seven=pretty(d["seven"]),
+        card=pretty(d["open"]),
+    )
 
 
 def _seven_kept(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -73,12 +83,26 @@ def _seven_kept(e: Event, d: dict[str, Any], s: Say) -> str:
 
 def _runs(e: Event, d: dict[str, Any], s: Say) -> str:
     by_seat = d["runs"]
-    out = [t(s.lang, "{who} holds the best runs: {runs} — {points} once {who} takes a trick.", who=s.seat(e.seat),
-             runs=_runs_of(s, by_seat[e.seat]), points=points(s.lang, d["points"]))]  # fmt: skip
+    out = [
+        t(
+            s.lang,
+            "{who} holds the best runs: {runs} — {points} once {who} takes a trick.",
+            who=s.seat(e.seat),
+            runs=_runs_of(s, by_seat[e.seat]),
+            points=points(s.lang, d["points"]),
+        )
+    ]
     for beaten in d["beaten"]:
         other = beaten["seat"]
-        out.append(t(s.lang, "{who}'s runs ({runs}) do not count: {reason}.", who=s.seat(other),
-                     runs=_runs_of(s, by_seat[other]), reason=_reason(s, beaten["reason"])))  # fmt: skip
+        out.append(
+            t(
+                s.lang,
+                "{who}'s runs ({runs}) do not count: {reason}.",
+                who=s.seat(other),
+                runs=_runs_of(s, by_seat[other]),
+                reason=_reason(s, beaten["reason"]),
+            )
+        )
     return " ".join(out)
 
 
@@ -91,13 +115,22 @@ def _bella(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _trick_won(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} takes trick {trick}: {points}.", who=s.seat(e.seat), trick=d["trick"],
-             points=points(s.lang, d["points"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} takes trick {trick}: {points}.",
+        who=s.seat(e.seat),
+        trick=d["trick"],
+        points=points(s.lang, d["points"]),
+    )
 
 
 def _runs_counted(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} has taken a trick: the runs count, {points}.", who=s.seat(e.seat),
-             points=points(s.lang, d["points"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} has taken a trick: the runs count, {points}.",
+        who=s.seat(e.seat),
+        points=points(s.lang, d["points"]),
+    )
 
 
 def _last_trick(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -105,8 +138,13 @@ def _last_trick(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _runs_lost(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who}'s runs ({points}) do not count: {reason}.", who=s.seat(e.seat),
-             points=points(s.lang, d["points"]), reason=_reason(s, d["reason"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who}'s runs ({points}) do not count: {reason}.",
+        who=s.seat(e.seat),
+        points=points(s.lang, d["points"]),
+        reason=_reason(s, d["reason"]),
+    )
 
 
 def _round_result(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -114,16 +152,31 @@ def _round_result(e: Event, d: dict[str, Any], s: Say) -> str:
     who, mine = s.seat(declarer), points(s.lang, pts[declarer])
     parts = []
     if d["result"] == "made" and d["winner_takes_all"]:
-        parts.append(t(s.lang, "{who} made it with {points} and takes all: {total}.", who=who, points=mine,
-                       total=points(s.lang, sum(pts))))  # fmt: skip
+        parts.append(
+            t(
+                s.lang,
+                "{who} made it with {points} and takes all: {total}.",
+                who=who,
+                points=mine,
+                total=points(s.lang, sum(pts)),
+            )
+        )
     elif d["result"] == "made":
         parts.append(t(s.lang, "{who} made it with {points}.", who=who, points=mine))
     elif d["result"] == "bait":
         defenders = [(declarer + k) % len(pts) for k in range(1, len(pts))]
         best = max(defenders, key=lambda x: pts[x])
-        parts.append(t(s.lang, "Bait! {who} has {points}, {best} {best_points}: {who} writes 0, the defenders write "
-                       "the declarer's points.", who=who, points=mine, best=s.seat(best),
-                       best_points=points(s.lang, pts[best])))  # fmt: skip
+        parts.append(
+            t(
+                s.lang,
+                "Bait! {who} has {points}, {best} {best_points}: {who} writes 0, the defenders write "
+                "the declarer's points.",
+                who=who,
+                points=mine,
+                best=s.seat(best),
+                best_points=points(s.lang, pts[best]),
+            )
+        )
     else:
         parts.append(t(s.lang, "Hanging bait! {who} ties at {points}: these points hang.", who=who, points=mine))
     paid, to = d["hanging_paid"], d["hanging_to"]
@@ -138,8 +191,13 @@ def _round_result(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _game_won(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} wins the game with {total} (playing to {target})!", who=s.seat(e.seat),
-             total=s.num(d["total"]), target=s.num(d["target"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} wins the game with {total} (playing to {target})!",
+        who=s.seat(e.seat),
+        total=s.num(d["total"]),
+        target=s.num(d["target"]),
+    )
 
 
 def _play_on(e: Event, d: dict[str, Any], s: Say) -> str:

@@ -16,8 +16,12 @@ REDEAL_REASONS = {"doubles": N_("five or more doubles"), "value": N_("six or mor
 
 def _round_started(e: Event, d: dict[str, Any], s: Say) -> str:
     if d.get("first_rule"):
-        return t(s.lang, "Round {round}: {who} holds the lowest double (or the highest tile) and leads.",
-                 round=d["round"], who=s.seat(e.seat))  # fmt: skip
+        return t(
+            s.lang,
+            "Round {round}: {who} holds the lowest double (or the highest tile) and leads.",
+            round=d["round"],
+            who=s.seat(e.seat),
+        )
     return t(s.lang, "Round {round}: {who} leads with any tile.", round=d["round"], who=s.seat(e.seat))
 
 
@@ -37,9 +41,14 @@ def _tile_played(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _drew(e: Event, d: dict[str, Any], s: Say) -> str:
-    return tn(s.lang, "{who} draws {n} tile from the bazaar ({left} left).",
-              "{who} draws {n} tiles from the bazaar ({left} left).", d["count"], who=s.seat(e.seat),
-              left=d["bazaar"])  # fmt: skip
+    return tn(
+        s.lang,
+        "{who} draws {n} tile from the bazaar ({left} left).",
+        "{who} draws {n} tiles from the bazaar ({left} left).",
+        d["count"],
+        who=s.seat(e.seat),
+        left=d["bazaar"],
+    )
 
 
 def _knocked(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -55,23 +64,35 @@ def _fish(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _fish_taken(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "Fish for one: {who} had the most and takes all {points}.", who=s.seat(e.seat),
-             points=points(s.lang, d["amount"]))  # fmt: skip
+    return t(
+        s.lang,
+        "Fish for one: {who} had the most and takes all {points}.",
+        who=s.seat(e.seat),
+        points=points(s.lang, d["amount"]),
+    )
 
 
 def _fish_tie(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "Fish for one with a tie for the most: nobody scores, {points} carry over.",
-             points=points(s.lang, d["carry"]))  # fmt: skip
+    return t(
+        s.lang,
+        "Fish for one with a tie for the most: nobody scores, {points} carry over.",
+        points=points(s.lang, d["carry"]),
+    )
 
 
 def _carry_taken(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} scored the most and also takes the carried {points}.", who=s.seat(e.seat),
-             points=points(s.lang, d["amount"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} scored the most and also takes the carried {points}.",
+        who=s.seat(e.seat),
+        points=points(s.lang, d["amount"]),
+    )
 
 
 def _carry_kept(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "A tie for the most: the carried {points} wait for the next round.",
-             points=points(s.lang, d["carry"]))  # fmt: skip
+    return t(
+        s.lang, "A tie for the most: the carried {points} wait for the next round.", points=points(s.lang, d["carry"])
+    )
 
 
 def _round_scores(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -89,8 +110,13 @@ def _round_scores(e: Event, d: dict[str, Any], s: Say) -> str:
 
 def _game_over(e: Event, d: dict[str, Any], s: Say) -> str:
     rating = ", ".join(f"{s.seat(seat)} +{r}" for seat, r in enumerate(d["rating"]) if seat != e.seat)
-    return t(s.lang, "{who} has {total} and is the kozel! Rating: {rating}.", who=s.seat(e.seat),
-             total=s.num(d["totals"][e.seat]), rating=rating)  # fmt: skip
+    return t(
+        s.lang,
+        "{who} has {total} and is the kozel! Rating: {rating}.",
+        who=s.seat(e.seat),
+        total=s.num(d["totals"][e.seat]),
+        rating=rating,
+    )
 
 
 SENTENCES: dict[str, Sentence] = {

@@ -29,8 +29,12 @@ def _round_started(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _barrel_takes_talon(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} is on the barrel and takes the talon at {value} without bidding.", who=s.seat(e.seat),
-             value=d["value"])  # fmt: skip
+    return t(
+        s.lang,
+        "{who} is on the barrel and takes the talon at {value} without bidding.",
+        who=s.seat(e.seat),
+        value=d["value"],
+    )
 
 
 def _auto_pass(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -51,8 +55,9 @@ def _pass(e: Event, d: dict[str, Any], s: Say) -> str:
 
 def _bidding_won(e: Event, d: dict[str, Any], s: Say) -> str:
     if d.get("on_hundred"):
-        return t(s.lang, "{who} wins the bidding at {value} (sitting on a hundred).", who=s.seat(e.seat),
-                 value=d["value"])  # fmt: skip
+        return t(
+            s.lang, "{who} wins the bidding at {value} (sitting on a hundred).", who=s.seat(e.seat), value=d["value"]
+        )
     return t(s.lang, "{who} wins the bidding at {value}.", who=s.seat(e.seat), value=d["value"])
 
 
@@ -88,10 +93,17 @@ def _card_played(e: Event, d: dict[str, Any], s: Say) -> str:
 def _marriage(e: Event, d: dict[str, Any], s: Say) -> str:
     who, symbol, value = s.seat(e.seat), SUIT_SYMBOLS[d["trump"]], d["points"]
     if d.get("ace"):
-        return t(s.lang, "{who} declares the ace marriage: +{points}. Trump: {symbol}.", who=who, points=value,
-                 symbol=symbol)  # fmt: skip
-    return t(s.lang, "{who} declares the {suit} marriage: +{points}. Trump: {symbol}.", who=who,
-             suit=s.suit(d["suit"]), points=value, symbol=symbol)  # fmt: skip
+        return t(
+            s.lang, "{who} declares the ace marriage: +{points}. Trump: {symbol}.", who=who, points=value, symbol=symbol
+        )
+    return t(
+        s.lang,
+        "{who} declares the {suit} marriage: +{points}. Trump: {symbol}.",
+        who=who,
+        suit=s.suit(d["suit"]),
+        points=value,
+        symbol=symbol,
+    )
 
 
 def _trick_won(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -103,24 +115,60 @@ def _round_scored(e: Event, d: dict[str, Any], s: Say) -> str:
     still = bool(d.get("stand_still"))
     if d["conceded"]:
         if still:
-            text = t(s.lang, "Round {round}: {who} conceded {contract}, the others stand still; {scores}.",
-                     round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+            text = t(
+                s.lang,
+                "Round {round}: {who} conceded {contract}, the others stand still; {scores}.",
+                round=d["round"],
+                who=who,
+                contract=contract,
+                scores=scores,
+            )
         else:
-            text = t(s.lang, "Round {round}: {who} conceded {contract}; {scores}.",
-                     round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+            text = t(
+                s.lang,
+                "Round {round}: {who} conceded {contract}; {scores}.",
+                round=d["round"],
+                who=who,
+                contract=contract,
+                scores=scores,
+            )
     elif d["made"]:
         if still:
-            text = t(s.lang, "Round {round}: {who} made {contract}, the others stand still; {scores}.",
-                     round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+            text = t(
+                s.lang,
+                "Round {round}: {who} made {contract}, the others stand still; {scores}.",
+                round=d["round"],
+                who=who,
+                contract=contract,
+                scores=scores,
+            )
         else:
-            text = t(s.lang, "Round {round}: {who} made {contract}; {scores}.",
-                     round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+            text = t(
+                s.lang,
+                "Round {round}: {who} made {contract}; {scores}.",
+                round=d["round"],
+                who=who,
+                contract=contract,
+                scores=scores,
+            )
     elif still:
-        text = t(s.lang, "Round {round}: {who} failed {contract}, the others stand still; {scores}.",
-                 round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+        text = t(
+            s.lang,
+            "Round {round}: {who} failed {contract}, the others stand still; {scores}.",
+            round=d["round"],
+            who=who,
+            contract=contract,
+            scores=scores,
+        )
     else:
-        text = t(s.lang, "Round {round}: {who} failed {contract}; {scores}.",
-                 round=d["round"], who=who, contract=contract, scores=scores)  # fmt: skip
+        text = t(
+            s.lang,
+            "Round {round}: {who} failed {contract}; {scores}.",
+            round=d["round"],
+            who=who,
+            contract=contract,
+            scores=scores,
+        )
     return text
 
 
@@ -152,8 +200,13 @@ def _barrel_fall(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _barrel_fail(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} fails {contract} on the barrel: {value}, and falls off the barrel.", who=s.seat(e.seat),
-             contract=d["contract"], value=d["value"])  # fmt: skip
+    return t(
+        s.lang,
+        "{who} fails {contract} on the barrel: {value}, and falls off the barrel.",
+        who=s.seat(e.seat),
+        contract=d["contract"],
+        value=d["value"],
+    )
 
 
 def _barrel_win(e: Event, d: dict[str, Any], s: Say) -> str:
@@ -170,8 +223,13 @@ def _dump_truck(e: Event, d: dict[str, Any], s: Say) -> str:
 
 def _redeal(e: Event, d: dict[str, Any], s: Say) -> str:
     reason = REDEAL_REASONS[d["reason"]]
-    return t(s.lang, "{who} calls a redeal ({reason}). {dealer} deals again.", who=s.seat(e.seat),
-             reason=t(s.lang, reason), dealer=s.seat(d["dealer"]))  # fmt: skip
+    return t(
+        s.lang,
+        "{who} calls a redeal ({reason}). {dealer} deals again.",
+        who=s.seat(e.seat),
+        reason=t(s.lang, reason),
+        dealer=s.seat(d["dealer"]),
+    )
 
 
 def _game_won(e: Event, d: dict[str, Any], s: Say) -> str:
