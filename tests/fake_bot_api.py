@@ -21,6 +21,7 @@ import hashlib
 import io
 import itertools
 import json
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -190,11 +191,16 @@ class FakeBotAPI:
         self.files: dict[str, bytes] = {}
         self.file_names: dict[str, str] = {}
         self.failures: list[Failure] = []
+        self.upload_delay: dict[str, float] = {}  # method -> seconds its request takes to arrive (a slow link)
         self.webhook: dict[str, Any] | None = None
         self.backends: dict[str, list[str]] = {}
         self.deliveries: list[tuple[int, str]] = []
+        self.webhook_timeout = 60.0  # seconds Telegram waits for the webhook's answer before it tries again
+        self.attempts: list[tuple[int, str, str]] = []  # (update id, backend, 200 / 503 / "timeout" / "error")
         self._updates: list[dict[str, Any]] = []
-        self._update_ids = itertools.count(1)
+        # update ids grow from a random start, as Telegram's do: workers remember the ids they handled in Redis,
+        # which outlives one test
+        self._update_ids = itertools.count(random.randrange(10**6, 10**9))
         self._last_update_id = 0
         self.served_at: dict[int, float] = {}  # update id -> when the bot first received it
         self._message_ids: dict[int, itertools.count] = {}
@@ -424,6 +430,8 @@ class FakeBotAPI:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        if self.upload_delay.get(method):
+            await asyncio.sleep(self.upload_delay[method])
         params, files = await self._read_params(request)
         handler = getattr(self, "m_" + method, None)
         if handler is None:
@@ -730,8 +738,16 @@ class FakeBotAPI:
             "pending_update_count": len(self._updates),
         }
 
+    def redelivered(self) -> list[int]:
+        """Update ids the webhook got more than once (its call failed, timed out or was refused)."""
+        seen: dict[int, int] = {}
+        for update_id, _, _ in self.attempts:
+            seen[update_id] = seen.get(update_id, 0) + 1
+        return [u for u, n in seen.items() if n > 1]
+
     async def _deliver(self) -> None:
-        """Post queued updates to the webhook (spread over its backends), each until it is accepted."""
+        """Post queued updates to the webhook (spread over its backends), each until it is accepted (200), as
+        Telegram does: a call that fails, times out (``webhook_timeout``) or is refused is made again."""
         self._session = self._session or aiohttp.ClientSession()
         while self.webhook is not None:
             if not self._updates:
@@ -739,23 +755,27 @@ class FakeBotAPI:
                 continue
             update = self._updates.pop(0)
             hook = self.webhook
-            targets = self.backends.get(hook["url"], [hook["url"]])
             headers = {}
             if hook.get("secret_token"):
                 headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
             self._in_flight += 1
             try:
                 for attempt in range(50):
+                    targets = self.backends.get(hook["url"], [hook["url"]])  # workers may come and go
                     target = targets[next(self._rr) % len(targets)]
                     sent_at = time.monotonic()
+                    timeout = aiohttp.ClientTimeout(total=self.webhook_timeout)
                     try:
-                        async with self._session.post(target, json=update, headers=headers) as resp:
+                        async with self._session.post(target, json=update, headers=headers, timeout=timeout) as resp:
+                            self.attempts.append((update["update_id"], target, str(resp.status)))
                             if resp.status < 300:
                                 self.served_at.setdefault(update["update_id"], sent_at)
                                 self.deliveries.append((update["update_id"], target))
                                 break
-                    except aiohttp.ClientError:
-                        pass
+                    except TimeoutError:  # too slow: delivered again, maybe to another worker
+                        self.attempts.append((update["update_id"], target, "timeout"))
+                    except aiohttp.ClientError:  # the worker is gone or hung up: delivered again
+                        self.attempts.append((update["update_id"], target, "error"))
                     await asyncio.sleep(0.02 * (attempt + 1))
             finally:
                 self._in_flight -= 1
