@@ -35,7 +35,7 @@ from bot.telegram.webhook import WebhookHandler
 log = logging.getLogger(__name__)
 
 POLL_KEY = "long-poll"
-POLL_LEASE = 30.0  # seconds the long-polling worker's claim lasts unless renewed
+POLL_LEASE = 15.0  # seconds the long-polling worker's claim lasts unless renewed
 
 
 class SecondPoller(RuntimeError):
@@ -145,6 +145,7 @@ class TelegramRunner:
             lease=self.settings.telegram_update_lease,
         )
         self.webhook.register(server, path=path)
+        server.router.add_get("/healthz", self._health)
         self._web = web.AppRunner(server, access_log=None)
         await self._web.setup()
         site = web.TCPSite(self._web, self.settings.telegram_webhook_host, self.settings.telegram_webhook_port)
@@ -153,6 +154,10 @@ class TelegramRunner:
         self.webhook_address = f"http://{host}:{port}{path}"
         await self.bot.set_webhook(url, secret_token=secret, allowed_updates=self.dp.resolve_used_update_types())
         log.info("telegram webhook %s served at %s", url, self.webhook_address)
+
+    async def _health(self, request: web.Request) -> web.Response:
+        """For the proxy and the container's health check: this worker serves the webhook."""
+        return web.Response(text="ok")
 
     async def stop(self) -> None:
         if self._polling is not None:
