@@ -24,7 +24,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
-from bot.telegram.coordination import BUSY, DONE, Coordinator
+from bot.telegram.coordination import BUSY, DONE, MINE, Coordinator
 from bot.telegram.port import TelegramPort
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ class WebhookHandler(SimpleRequestHandler):
         self.lease = lease
         self.me = f"{os.getpid()}-{id(self)}"
         self._tasks: set[asyncio.Task] = set()
+        self._in_hand: set[str] = set()  # update keys this worker is handling
         self.dropped = 0  # updates seen again after another worker (or this one) handled them
 
     async def handle(self, request: web.Request) -> web.Response:
@@ -60,7 +61,16 @@ class WebhookHandler(SimpleRequestHandler):
         if not isinstance(update_id, int):
             return web.Response(status=400, text="no update_id")
         key = f"update:{update_id}"
-        claim = await self.coordinator.claim(key, self.me, self.lease)
+        if key in self._in_hand:  # delivered again to this very worker while it handles it
+            return web.Response(status=503, text="being handled", headers={"Retry-After": "1"})
+        self._in_hand.add(key)
+        try:
+            claim = await self.coordinator.claim(key, self.me, self.lease)
+        except BaseException:
+            self._in_hand.discard(key)
+            raise
+        if claim != MINE:
+            self._in_hand.discard(key)
         if claim == DONE:
             self.dropped += 1
             return web.json_response({})
@@ -95,6 +105,7 @@ class WebhookHandler(SimpleRequestHandler):
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
             await self.coordinator.finish(key)
+            self._in_hand.discard(key)
 
     async def _renew(self, key: str) -> None:
         while True:
