@@ -19,7 +19,7 @@ from core import games
 from core.i18n import t
 
 if TYPE_CHECKING:
-    from bot.app import Application
+    from bot.app.application import Application
 
 RETRIES = 5
 

@@ -18,7 +18,7 @@ from core.i18n import LANGS, normalize, t, when
 from renderers import render_score_sheet
 
 if TYPE_CHECKING:
-    from bot.app import Application
+    from bot.app.application import Application
 
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
 

@@ -18,7 +18,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot import messages, results, texts
+from bot import messages, texts
+from bot.app import results
 from bot.live import Live, first_state, step
 from bot.messages import SeatInfo
 from bot.notice import Notice
@@ -31,7 +32,7 @@ from core.base import Action, Event, GameState, MalformedAction
 from core.i18n import normalize, t
 
 if TYPE_CHECKING:
-    from bot.app import Application
+    from bot.app.application import Application
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import payloads
-from bot.info import Info
+from bot.app.info import Info
+from bot.app.lobby import Lobby
+from bot.app.turns import Play
 from bot.live import Live, catch_up, replay
-from bot.lobby import Lobby
 from bot.notice import Notice
-from bot.play import Play
 from bot.port import Chat, Command, Message, MessageGone, Port, Press, PrivateStart, Unreachable, User
 from bot.storage import (
     BrokenTable,
