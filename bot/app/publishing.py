@@ -17,7 +17,7 @@ from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
-from bot.messages import SeatInfo
+from bot.messages import LobbyView, SeatInfo
 from bot.port import Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
 from bot.storage import FINISHED, PLAYING, ChatRec, TableRec, UserRec
 from core import games
@@ -121,22 +121,19 @@ class Publishing:
         return [i or SeatInfo(n, "?") for n, i in enumerate(self.seat_infos(rec, lang))]
 
     def lobby_msg(self, rec: TableRec, lang: str, page: str = "main") -> Message:
-        rules = games.get(rec.game)
         host = next((s.user.name for s in rec.seats if s.user_id == rec.host_user_id and s.user), "—")
-        return messages.lobby_message(
+        view = LobbyView(
             table_id=rec.id,
             rev=rec.lobby_rev,
-            game=rec.game,
+            rules=games.get(rec.game),
             players=rec.players,
-            seats=self.seat_infos(rec, lang),
+            seats=tuple(self.seat_infos(rec, lang)),
             host_name=host,
             options=self.ctx.core_options(rec),
             timer=self.ctx.timer_of(rec),
-            lang=lang,
             page=page,
-            min_players=rules.min_players,
-            max_players=rules.max_players,
         )
+        return messages.lobby_message(view, lang)
 
     async def post_lobby(self, rec: TableRec, chat: ChatRec, lang: str, reply_to: Command | None = None):
         port = self.ctx.port_for(chat.platform)
