@@ -120,7 +120,9 @@ class Application:
             "open_game": lobby.press_open_game,
             "language": info.press_language,
         }
-        assert set(self.press_handlers) == {k.name for k in payloads.KINDS.values()}
+        unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)
+        if unhandled:
+            raise RuntimeError(f"button kinds without a handler, or handlers without a kind: {unhandled}")
 
     # ---- what tests, benchmarks and tools reach for --------------------------------------------------------
     @property
