@@ -185,7 +185,7 @@ async def test_lobby_rules(tmp_path):
         await ann.say(world.chat, "new", "kozel 2")
         assert world.lobby().text.startswith("Kozel: a table for 2 is open.")
         await ann.say(world.chat, "new", "thousand")
-        assert world.group()[-1].text == "A table is already open here."
+        assert world.port.private(ann.user.id)[-1].text == "A table is already open here."  # to her alone
         text, _ = await ann.press_label(world.lobby(), "Join", world.chat)
         assert text == "You already have a seat at this table."
         text, alert = await bob.press_label(world.lobby(), "Settings", world.chat)
@@ -233,12 +233,13 @@ async def test_commands_tell_results_and_refuse_bad_input(tmp_path):
     world = await make_world(db_path(tmp_path), lang="ru")
     try:
         ann = world.user("Аня", "ru")
-        await ann.say(world.chat, "new", "domino 9")
-        assert world.group()[-1].text == "В Козёл играют от 2 до 4 игроков."
+        await ann.say(world.chat, "new", "domino 9")  # refusals go to the one who typed, privately
+        assert world.port.private(ann.user.id)[-1].text == "В Козёл играют от 2 до 4 игроков."
         await ann.say(world.chat, "fly")
-        assert world.group()[-1].text == "Неизвестная команда. /help покажет, что я понимаю."
+        assert world.port.private(ann.user.id)[-1].text == "Неизвестная команда. /help покажет, что я понимаю."
         await ann.say(world.chat, "top")
-        assert world.group()[-1].text == "Здесь ещё нет законченных партий."
+        assert world.port.private(ann.user.id)[-1].text == "Здесь ещё нет законченных партий."
+        assert world.group() == []
         await open_table(world, "kozel", ["Аня"], ["easy"], 2)
         await play_to_end(world, ["Аня"], 1)
         await ann.say(world.chat, "top")

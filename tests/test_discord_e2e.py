@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.storage import FINISHED, PLAYING
 from core.ai import ComputerPlayer
 from core.base import Action
+from core.i18n import normalize, t
 from core.thousand.cards import STRENGTH
 from tests.discord_support import Running, running
 from tests.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
@@ -313,7 +314,9 @@ async def test_a_stale_click_is_answered_and_changes_nothing(fake: FakeDiscord, 
         version = (await app.storage.table(1)).version
         assert version > rec.version
         await mover.act(await fake.raw_click(mover.user, old.message, "t:" + old.payload))
-        assert "out of date" in fake.ephemeral_for(mover.user)[-1].content
+        # a notice speaks the presser's own language (Carol's Discord is in Ukrainian)
+        said = t(normalize(mover.user.locale), "This button is out of date: the game has moved on.")
+        assert fake.ephemeral_for(mover.user)[-1].content == said
         assert (await app.storage.table(1)).version == version
         all_acknowledged_in_time(fake)
 

@@ -50,7 +50,7 @@ from bot.storage import (
 )
 from core.ai.player import ComputerPlayer
 from core.base import Action
-from core.i18n import normalize, t
+from core.i18n import again, normalize, t
 
 log = logging.getLogger(__name__)
 
@@ -217,20 +217,22 @@ class Application:
         chat = await self.people.chat_rec(cmd.chat, cmd.user) if cmd.chat is not None else None
         lang = self.people.lang_for(chat, user, cmd.user)
         handler = self.command_handlers.get(cmd.name)
+        refusal: str | None = None
         try:
             if handler is None:
                 raise Notice(t(lang, "Unknown command. /help lists what I understand."))
             await handler(cmd, user, chat, lang)
         except Notice as notice:
-            await self.publishing.reply(cmd, Message(notice.text))
+            refusal = notice.text
         except TableBusy:
-            await self.publishing.reply(cmd, Message(t(lang, "A table is already open here.")))
+            refusal = t(lang, "A table is already open here.")
         except BrokenTable:
-            await self.publishing.reply(cmd, Message(self.ctx.broken_text(lang)))
+            refusal = self.ctx.broken_text(lang)
         except (NotFound, Conflict, InvalidInput):
-            await self.publishing.reply(
-                cmd, Message(t(lang, "That did not work: the table has changed. Please try again."))
-            )
+            refusal = t(lang, "That did not work: the table has changed. Please try again.")
+        if refusal is not None:  # a refusal is for the one who typed it, in his language
+            plang = self.people.user_lang(user, cmd.user)
+            await self.publishing.tell(cmd.user, cmd.chat, Message(again(refusal, plang)), via=cmd)
 
     async def press(self, press: Press) -> None:
         """A button press: checked, applied once, and always answered exactly once (a stored move is answered
@@ -271,8 +273,8 @@ class Application:
                 raise Notice(t(lang, "This button is not valid."), alert=True) from None
             if isinstance(result, str):
                 text = result
-        except Notice as notice:
-            text, alert = notice.text, notice.alert
+        except Notice as notice:  # answered to the presser alone, in his language
+            text, alert = again(notice.text, self.people.user_lang(user, press.user)), notice.alert
         except StorageError:
             log.exception("storage failed on a press")
             text = t(normalize(press.user.language), "Something went wrong; nothing was changed. Please try again.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot import texts
+from bot import payloads, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
@@ -97,12 +97,11 @@ class Lobby:
     async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
         text = await self.join(rec, user, cmd.user, lang, via=None)
-        await self.publishing.reply(cmd, Message(text))
+        await self.publishing.tell(cmd.user, cmd.chat, Message(text), via=cmd)
 
     async def cmd_leave(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
-        text = await self.leave(rec, user, lang)
-        await self.publishing.reply(cmd, Message(text))
+        await self.publishing.tell(cmd.user, cmd.chat, await self.leave(rec, user, lang), via=cmd)
 
     async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
@@ -142,7 +141,11 @@ class Lobby:
 
     async def press_leave(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.ctx.storage.table(p.table or 0)
-        return await self.leave(rec, user, lang)
+        told = await self.leave(rec, user, lang)
+        if not told.buttons:
+            return told.text  # the press's own answer is private already
+        await self.publishing.tell(press.user, press.chat, told, via=press)
+        return None
 
     async def press_add_computer(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.host_lobby(p, user, lang)
@@ -271,7 +274,7 @@ class Lobby:
             raise Conflict("busy lobby")
         await self.publishing.refresh_lobby(rec, lang)
         await self.greet_player(rec, user, lang)
-        return t(lang, "You have joined the table.")
+        return t(self.people.user_lang(user, platform_user), "You have joined the table.")
 
     async def greet_player(self, rec: TableRec, user: UserRec, chat_lang: str) -> None:
         """Make sure the player can be reached privately; if not, invite him in the group."""
@@ -298,10 +301,13 @@ class Lobby:
         )
         await self.publishing.send_private(start.user, Message(text), via=start)
 
-    async def leave(self, rec: TableRec, user: UserRec, lang: str) -> str:
+    async def leave(self, rec: TableRec, user: UserRec, lang: str) -> Message:
+        """Leave the table; returns the leaver's own notice (in his language), which only he is to see. The group
+        sees the lobby change, or one third-person line when a game goes on without him."""
         seat = self.ctx.seat_of(rec, user.id)
         if seat is None:
             raise Notice(t(lang, "You are not at this table."))
+        plang = self.people.user_lang(user)
         if rec.status == PLAYING:
             if any(s.seat == seat and s.taken_over for s in rec.seats):
                 raise Notice(t(lang, "The computer already plays for you."))
@@ -312,10 +318,15 @@ class Lobby:
                 rec, chat, t(lang, "{name} has left the table: the computer plays for them.", name=user.name)
             )
             await self.publishing.refresh_table(rec)
+            await self.publishing.send_hand(rec, seat, invite=False)  # the hand loses its moves (best effort)
             self.turns.kick(rec.id)
-            return t(
-                lang, "You have left the table; the computer plays your seat. Press “Take my seat back” to return."
+            back = Button(t(plang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
+            text = t(
+                plang,
+                "{where}: you have left the table; the computer plays your seat. Press “Take my seat back” to return.",
+                where=self.people.where(rec, chat, plang),
             )
+            return Message(text, buttons=((back,),))
         for _ in range(RETRIES):
             seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats if s.user_id != user.id]
             humans = [s for s in seats if s.user_id is not None]
@@ -326,7 +337,7 @@ class Lobby:
                 rec = await self.ctx.storage.abandon_table(rec.id)
                 chat = await self.people.chat_by_id(rec.chat_id)
                 await self.publishing.show_public(rec, chat, Message(t(lang, "The table was closed: everybody left.")))
-                return t(lang, "You have left; the table is closed.")
+                return Message(t(plang, "You have left; the table is closed."))
             try:
                 rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats, host_user_id=host)
                 break
@@ -336,7 +347,7 @@ class Lobby:
                     break
         self.ctx.pending.get(rec.id, set()).discard(user.id)
         await self.publishing.refresh_lobby(rec, lang)
-        return t(lang, "You have left the table.")
+        return Message(t(plang, "You have left the table."))
 
     async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> str:
         if rec.host_user_id != user.id:

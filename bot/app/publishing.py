@@ -13,12 +13,12 @@ import json
 import logging
 from typing import Any
 
-from bot import messages, texts
+from bot import messages, payloads, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
 from bot.messages import LobbyView, SeatInfo
-from bot.port import Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.port import Button, Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
 from bot.storage import FINISHED, PLAYING, ChatRec, TableRec, UserRec
 from core import games
 from core.base import Event, GameState
@@ -47,6 +47,21 @@ class Publishing:
                 log.info("a private command could not be answered")
         else:
             await port.send_public(cmd.chat, msg, reply_to=cmd)
+
+    async def tell(self, user: User, chat: Chat | None, msg: Message, *, via: Press | Command | None = None) -> None:
+        """A notice for one person, never the whole group: privately (his private chat, an ephemeral message on
+        Discord, the playground's private pane). Only when he cannot be reached privately, a short line in the
+        group that names him (with the notice's buttons, which answer only him)."""
+        port = self.ctx.port_for(user.platform)
+        try:
+            await port.send_private(user, msg, via=via)
+            return
+        except Unreachable:
+            if chat is None:
+                log.info("a notice could not be given privately")
+                return
+        line = Message(f"{user.name}: {msg.text}", buttons=msg.buttons)
+        await port.send_public(chat, line, reply_to=via if isinstance(via, Command) else None)
 
     async def send_private(self, user: User, msg: Message, via: Press | Command | PrivateStart | None = None) -> Any:
         return await self.ctx.port_for(user.platform).send_private(user, msg, via=via)
@@ -252,9 +267,10 @@ class Publishing:
         via: Any = None,
         fresh: bool = False,
         view: dict[str, Any] | None = None,
+        invite: bool = True,
     ) -> bool:
         """Send or edit the seat's private message (``view``: the seat's view when the caller has it). False when
-        the user cannot be reached privately."""
+        the user cannot be reached privately (then he is invited in the group, unless ``invite`` is False)."""
         seat_rec = next((s for s in rec.seats if s.seat == seat), None)
         if seat_rec is None or seat_rec.user is None:
             return False
@@ -267,7 +283,7 @@ class Publishing:
         infos = self.infos(rec, lang)
         note = None
         if seat_rec.taken_over:
-            note = t(lang, "The computer plays for you. Press “Take my seat back” at the table to return.")
+            note = t(lang, "The computer plays for you. Press “Take my seat back” to return.")
         msg = await asyncio.get_running_loop().run_in_executor(
             self.ctx.pool,
             lambda: messages.hand_message(
@@ -283,8 +299,9 @@ class Publishing:
                 note=note,
             ),
         )
-        if seat_rec.taken_over:
-            msg = Message(msg.text, image=msg.image, image_name=msg.image_name)
+        if seat_rec.taken_over:  # no moves while the computer plays; the way back is on this message
+            back = Button(t(lang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
+            msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((back,),))
         ref = MessageRef.from_json(seat_rec.private_ref)
         try:
             if press is not None and step is not None and press.message is not None:
@@ -294,8 +311,8 @@ class Publishing:
             else:
                 new_ref = await self.edit_or_send_private(user, ref, msg)
         except Unreachable:
-            chat_lang = self.people.chat_lang(chat)
-            await self.invite(rec, chat, seat_rec.user, chat_lang)
+            if invite:
+                await self.invite(rec, chat, seat_rec.user, self.people.chat_lang(chat))
             return False
         self.ctx.invited.discard((rec.id, seat_rec.user.id))
         if new_ref is not None and new_ref != ref:

@@ -8,7 +8,21 @@ from __future__ import annotations
 
 from core.i18n.catalogs import DOMAIN, LANGS, LOCALE_DIR, normalize, translations
 from core.i18n.events import describe
-from core.i18n.messages import N_, t, tn
+from core.i18n.messages import N_, Said, again, t, tn
 from core.i18n.numbers import number, when
 
-__all__ = ["DOMAIN", "LANGS", "LOCALE_DIR", "N_", "describe", "normalize", "number", "t", "tn", "translations", "when"]
+__all__ = [
+    "DOMAIN",
+    "LANGS",
+    "LOCALE_DIR",
+    "N_",
+    "Said",
+    "again",
+    "describe",
+    "normalize",
+    "number",
+    "t",
+    "tn",
+    "translations",
+    "when",
+]

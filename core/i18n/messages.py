@@ -8,13 +8,31 @@ from __future__ import annotations
 from core.i18n.catalogs import translations
 
 
+class Said(str):
+    """A translated message that remembers what it says (``msgid`` and its params), so that the same message can
+    be said again in another language: ``again(text, lang)``. Behaves as the plain ``str`` it is everywhere else."""
+
+    msgid: str
+    params: dict[str, object]
+
+
 def t(lang: str | None, msgid: str, **params: object) -> str:
     """``msgid`` in ``lang`` (English when the language or the entry is missing), then ``str.format(**params)``.
 
-    Without params the translation is returned as it is (braces in it stay literal).
+    Without params the translation is returned as it is (braces in it stay literal). The result is a ``Said``.
     """
     text = translations(lang).gettext(msgid)
-    return text.format(**params) if params else text
+    said = Said(text.format(**params) if params else text)
+    said.msgid, said.params = msgid, params
+    return said
+
+
+def again(text: str, lang: str | None) -> str:
+    """``text`` said in ``lang`` when it came from ``t`` (its params said again too); any other text unchanged."""
+    if not isinstance(text, Said):
+        return text
+    params = {k: again(v, lang) if isinstance(v, str) else v for k, v in text.params.items()}
+    return t(lang, text.msgid, **params)
 
 
 def tn(lang: str | None, singular: str, plural: str, n: int, **params: object) -> str:
