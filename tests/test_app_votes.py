@@ -20,8 +20,11 @@ def _wants(name: str, votes: int, players: int) -> str:
 
 
 async def _stop(world: World, name: str) -> str:
-    await world.user(name).say(world.chat, "stop")
-    return world.group()[-1].text
+    """What the one who typed stop sees last: the group's answer, or a refusal told to him privately."""
+    user = world.user(name)
+    await user.say(world.chat, "stop")
+    seen = world.group() + world.port.private(user.user.id)
+    return max(seen, key=lambda s: int(s.id)).text
 
 
 async def _status(world: World) -> str:

@@ -605,8 +605,9 @@ function init() {
     localStorage.setItem("pg-lang", state.lang);
     applyLanguage();
     hello();
-    sendCommand(`/lang ${state.lang}`); // the room's texts follow, as after /lang in a chat
-    sendCommand(`/lang ${state.lang}`, "private"); // and what the bot tells me privately
+    // my language is mine: what the bot tells me privately follows it; the room keeps its own language
+    // (the start panel's "Table language", or /lang typed in the room, changes that)
+    sendCommand(`/lang ${state.lang}`, "private");
   });
   initComposers();
   initPanel();
