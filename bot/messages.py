@@ -69,6 +69,7 @@ class LobbyView:
     options: dict[str, Any]  # the core options as stored (defaults left out)
     timer: int
     page: str = "main"  # "main" or "set" (the settings page)
+    timeout_moves: bool = False  # a long timer's end: the computer moves (or the table waits)
 
 
 def lobby_message(lobby: LobbyView, lang: str) -> Message:
@@ -95,6 +96,8 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     ]
     lines.append(t(lang, "Host: {name}", name=lobby.host_name))
     lines.append(f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}")
+    if timer >= texts.LONG_TIMER:
+        lines.append(texts.timeout_moves_line(lobby.timeout_moves, lang))
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
     full = all(s is not None for s in seats[:players]) and len(seats) >= players
@@ -122,6 +125,15 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
                 )
             ]
         )
+        if timer >= texts.LONG_TIMER:
+            rows.append(
+                [
+                    Button(
+                        texts.timeout_moves_line(lobby.timeout_moves, lang),
+                        payloads.make("o", table=table_id, rev=rev, number=texts.TIMEOUT_MOVES_ROW),
+                    )
+                ]
+            )
         rows.append([Button("◀ " + t(lang, "Back"), payloads.make("m", table=table_id, rev=rev, code="main"))])
         return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
 

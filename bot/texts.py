@@ -65,8 +65,11 @@ VALUE_LABELS = {
     "one": N_("the most takes all"),
 }
 
-TIMER_CHOICES = (0, 30, 60, 120, 300)
+TIMER_CHOICES = (0, 30, 60, 120, 300, 12 * 3600, 24 * 3600)
 DEFAULT_TIMER = 120
+LONG_TIMER = 12 * 3600  # from here on "play when you have time": reminders, and the computer moves only if chosen
+# the settings page's rows of application options (``o.`` payloads): numbers apart from the game's own rows
+TIMEOUT_MOVES_ROW = 100
 
 GAME_SUMMARIES = {
     "thousand": N_(
@@ -106,7 +109,16 @@ def timer_text(seconds: int, lang: str) -> str:
         return t(lang, "off")
     if seconds < 60:
         return t(lang, "{n} s", n=seconds)
+    if seconds >= LONG_TIMER:
+        return t(lang, "{n} h, play when you have time", n=seconds // 3600)
     return t(lang, "{n} min", n=seconds // 60)
+
+
+def timeout_moves_line(on: bool, lang: str) -> str:
+    """What happens when a long turn timer runs out (the table's ``timeout_moves`` option)."""
+    if on:
+        return t(lang, "When the time is up: the computer moves")
+    return t(lang, "When the time is up: we wait, with a daily reminder")
 
 
 def option_rows(game: str | GameRules, players: int) -> list[dict[str, Any]]:

@@ -102,6 +102,15 @@ class Context:
         value = rec.options.get("turn_timer", texts.DEFAULT_TIMER)
         return value if value in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
 
+    @staticmethod
+    def timeout_moves(rec: TableRec) -> bool:
+        """The table's choice for a long timer's end (``timeout_moves``): the computer moves, or the table waits."""
+        return rec.options.get("timeout_moves") is True
+
+    def computer_moves_at_timeout(self, rec: TableRec) -> bool:
+        """A short timer always hands the move to the computer; a long one only if the table chose so."""
+        return self.timer_of(rec) < texts.LONG_TIMER or self.timeout_moves(rec)
+
     async def live(self, rec: TableRec) -> Live:
         """The table's state and recent events at the record's version (see ``bot.live``)."""
         if rec.state is None:

@@ -92,6 +92,8 @@ class Lobby:
                 out[row["name"]] = value
         timer = wanted.get("turn_timer", texts.DEFAULT_TIMER)
         out["turn_timer"] = timer if timer in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
+        if wanted.get("timeout_moves") is True:
+            out["timeout_moves"] = True
         return out
 
     async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -208,6 +210,12 @@ class Lobby:
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
             shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+        elif index == texts.TIMEOUT_MOVES_ROW and self.ctx.timer_of(rec) >= texts.LONG_TIMER:
+            on = not self.ctx.timeout_moves(rec)
+            options.pop("timeout_moves", None)
+            if on:
+                options["timeout_moves"] = True
+            shown = texts.timeout_moves_line(on, lang)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)

@@ -147,6 +147,7 @@ class Publishing:
             options=self.ctx.core_options(rec),
             timer=self.ctx.timer_of(rec),
             page=page,
+            timeout_moves=self.ctx.timeout_moves(rec),
         )
         return messages.lobby_message(view, lang)
 

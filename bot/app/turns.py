@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 TAKEOVER_AFTER = 3  # timeouts in a row before the computer takes the seat over
 TIMEOUT_LEVEL = "normal"  # who moves for a player who ran out of time
+NUDGE_EVERY = 24 * 3600  # a table that waits for a move (a long timer) reminds the player once a day
 
 
 class Turns:
@@ -298,7 +300,9 @@ class Turns:
 
     @staticmethod
     def reminder_lead(timer: int) -> int:
-        return min(30, timer // 4)
+        """Seconds before the end a player is reminded: 30 s at most, a quarter of a long ("play when you have
+        time") timer."""
+        return timer // 4 if timer >= texts.LONG_TIMER else min(30, timer // 4)
 
     async def tick(self) -> int:
         """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
@@ -324,6 +328,14 @@ class Turns:
                 self.kick(rec.id)
                 return
             chat = await self.people.chat_by_id(rec.chat_id)
+            if rec.deadline_kind in ("timeout", "nudge") and not self.ctx.computer_moves_at_timeout(rec):
+                # a long timer ran out and the table chose to wait: a nudge to the player, then once a day
+                await self.nudge(rec, chat, seat_rec.user)
+                with contextlib.suppress(Conflict):
+                    await self.ctx.storage.set_deadline(
+                        rec.id, rec.version, now + timedelta(seconds=NUDGE_EVERY), "nudge"
+                    )
+                return
             if rec.deadline_kind == "remind":
                 lead = self.reminder_lead(self.ctx.timer_of(rec))
                 await self.remind(rec, chat, seat_rec.user, lead)
@@ -356,9 +368,30 @@ class Turns:
                 ),
             )
 
+    async def nudge(self, rec: TableRec, chat: ChatRec, user: UserRec) -> None:
+        """The daily reminder of a table that waits for this player's move (a long timer, no computer move)."""
+        plang = self.people.user_lang(user)
+        where = self.people.where(rec, chat, plang)
+        text = t(
+            plang,
+            "⏰ {where}: the table is waiting for your move. No hurry: I will remind you once a day.",
+            where=where,
+        )
+        try:
+            await self.publishing.send_private(self.ctx.user_value(user), Message(text))
+        except Unreachable:
+            lang = self.people.chat_lang(chat)
+            await self.publishing.announce(
+                rec, chat, t(lang, "⏰ {name}, the table is waiting for your move.", name=user.name)
+            )
+
     async def remind(self, rec: TableRec, chat: ChatRec, user: UserRec, seconds: int) -> None:
         plang = self.people.user_lang(user)
-        text = t(plang, "⏰ {where}: your move — {n} s left.", where=self.people.where(rec, chat, plang), n=seconds)
+        where = self.people.where(rec, chat, plang)
+        if seconds >= 3600:
+            text = t(plang, "⏰ {where}: your move — {n} h left.", where=where, n=seconds // 3600)
+        else:
+            text = t(plang, "⏰ {where}: your move — {n} s left.", where=where, n=seconds)
         try:
             await self.publishing.send_private(self.ctx.user_value(user), Message(text))
         except Unreachable:
@@ -366,7 +399,11 @@ class Turns:
             port = self.ctx.port_for(chat.platform)
             await port.send_public(
                 Chat(chat.platform, chat.platform_id, chat.thread, chat.title),
-                Message(t(lang, "⏰ {name}, your move — {n} s left.", name=user.name, n=seconds)),
+                Message(
+                    t(lang, "⏰ {name}, your move — {n} h left.", name=user.name, n=seconds // 3600)
+                    if seconds >= 3600
+                    else t(lang, "⏰ {name}, your move — {n} s left.", name=user.name, n=seconds)
+                ),
             )
 
 
