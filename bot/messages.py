@@ -70,6 +70,7 @@ class LobbyView:
     timer: int
     page: str = "main"  # "main" or "set" (the settings page)
     timeout_moves: bool = False  # a long timer's end: the computer moves (or the table waits)
+    hints: bool = False  # a 💡 button on each hand; the game is not rated
 
 
 def lobby_message(lobby: LobbyView, lang: str) -> Message:
@@ -98,6 +99,8 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     lines.append(f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}")
     if timer >= texts.LONG_TIMER:
         lines.append(texts.timeout_moves_line(lobby.timeout_moves, lang))
+    if lobby.hints:
+        lines.append(texts.hints_line(True, lang))
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
     full = all(s is not None for s in seats[:players]) and len(seats) >= players
@@ -134,6 +137,14 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
                     )
                 ]
             )
+        rows.append(
+            [
+                Button(
+                    texts.hints_line(lobby.hints, lang),
+                    payloads.make("o", table=table_id, rev=rev, number=texts.HINTS_ROW),
+                )
+            ]
+        )
         rows.append([Button("◀ " + t(lang, "Back"), payloads.make("m", table=table_id, rev=rev, code="main"))])
         return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
 

@@ -15,6 +15,7 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     k.17                    take my seat back from the computer
     L.ru                    the chat's (or, privately, my) language
     N.kozel                 open a table for this game here
+    i.17.42                 a hint: what the normal computer would do now (answered privately)
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes.
 """
@@ -53,6 +54,7 @@ KINDS: dict[str, Kind] = {
         Kind("m", "settings_page", ("table", "rev", "code")),
         Kind("L", "language", ("code",)),
         Kind("N", "open_game", ("code",)),
+        Kind("i", "hint", ("table", "version")),
     )
 }
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}

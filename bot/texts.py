@@ -70,6 +70,7 @@ DEFAULT_TIMER = 120
 LONG_TIMER = 12 * 3600  # from here on "play when you have time": reminders, and the computer moves only if chosen
 # the settings page's rows of application options (``o.`` payloads): numbers apart from the game's own rows
 TIMEOUT_MOVES_ROW = 100
+HINTS_ROW = 101
 
 GAME_SUMMARIES = {
     "thousand": N_(
@@ -112,6 +113,13 @@ def timer_text(seconds: int, lang: str) -> str:
     if seconds >= LONG_TIMER:
         return t(lang, "{n} h, play when you have time", n=seconds // 3600)
     return t(lang, "{n} min", n=seconds // 60)
+
+
+def hints_line(on: bool, lang: str) -> str:
+    """The table's ``hints`` option: a 💡 button on each hand, and then the game is not rated."""
+    if on:
+        return t(lang, "Hints 💡: on (the game is not rated)")
+    return t(lang, "Hints 💡: off")
 
 
 def timeout_moves_line(on: bool, lang: str) -> str:

@@ -109,6 +109,7 @@ class Application:
             "picker_step": turns.press_picker_step,
             "show_hand": turns.press_show_hand,
             "take_seat_back": turns.press_take_seat_back,
+            "hint": turns.press_hint,
             "join": lobby.press_join,
             "leave": lobby.press_leave,
             "start": lobby.press_start,

@@ -107,6 +107,11 @@ class Context:
         """The table's choice for a long timer's end (``timeout_moves``): the computer moves, or the table waits."""
         return rec.options.get("timeout_moves") is True
 
+    @staticmethod
+    def hints(rec: TableRec) -> bool:
+        """The table's ``hints`` option: a 💡 button on each hand; such a game is not rated."""
+        return rec.options.get("hints") is True
+
     def computer_moves_at_timeout(self, rec: TableRec) -> bool:
         """A short timer always hands the move to the computer; a long one only if the table chose so."""
         return self.timer_of(rec) < texts.LONG_TIMER or self.timeout_moves(rec)

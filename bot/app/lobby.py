@@ -92,8 +92,9 @@ class Lobby:
                 out[row["name"]] = value
         timer = wanted.get("turn_timer", texts.DEFAULT_TIMER)
         out["turn_timer"] = timer if timer in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
-        if wanted.get("timeout_moves") is True:
-            out["timeout_moves"] = True
+        for flag in ("timeout_moves", "hints"):  # the application's on/off options, off by default
+            if wanted.get(flag) is True:
+                out[flag] = True
         return out
 
     async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -216,6 +217,12 @@ class Lobby:
             if on:
                 options["timeout_moves"] = True
             shown = texts.timeout_moves_line(on, lang)
+        elif index == texts.HINTS_ROW:
+            on = not self.ctx.hints(rec)
+            options.pop("hints", None)
+            if on:
+                options["hints"] = True
+            shown = texts.hints_line(on, lang)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)

@@ -148,6 +148,7 @@ class Publishing:
             timer=self.ctx.timer_of(rec),
             page=page,
             timeout_moves=self.ctx.timeout_moves(rec),
+            hints=self.ctx.hints(rec),
         )
         return messages.lobby_message(view, lang)
 
@@ -256,6 +257,8 @@ class Publishing:
             if r.rating_points is not None:
                 line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
             parts.append(line)
+        if self.ctx.hints(rec):
+            parts.append(t(lang, "Not rated: hints were on."))
         return "\n".join(parts)
 
     async def send_hand(
@@ -300,6 +303,10 @@ class Publishing:
                 note=note,
             ),
         )
+        my_turn = view.get("to_act") == seat and bool(view.get("legal")) and not view.get("finished")
+        if self.ctx.hints(rec) and my_turn and not seat_rec.taken_over and step is None:
+            hint = Button("💡", payloads.make("hint", table=rec.id, version=rec.version))
+            msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=(*msg.buttons, (hint,)))
         if seat_rec.taken_over:  # no moves while the computer plays; the way back is on this message
             back = Button(t(lang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
             msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((back,),))

@@ -23,6 +23,7 @@ from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -131,6 +132,21 @@ class Turns:
         await self.publishing.send_hand(rec, seat)
         return t(lang, "Welcome back: your seat is yours again.")
 
+    async def press_hint(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """💡: what the normal computer player would do now, and what that move does; to the presser alone."""
+        rec, seat = await self.my_seat(p, user, lang, current=True)
+        if not self.ctx.hints(rec):
+            raise Notice(t(lang, "Hints are off at this table."), True)
+        live = await self.ctx.live(rec)
+        view = live.state.view(seat)
+        if not view.get("legal"):
+            raise Notice(t(lang, "It is not your turn."), True)
+        player = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
+        history = list(live.round_events)
+        action = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, player.decide, view, history)
+        plang = self.people.user_lang(user, press.user)
+        raise Notice(hint_text(rec.game, view, action, plang, self.publishing.names(rec, plang)), alert=True)
+
     async def my_seat(self, p: Payload, user: UserRec, lang: str, *, current: bool = False) -> tuple[TableRec, int]:
         """The playing table of a press and the presser's seat there; with ``current`` the button's version must
         be the table's. Anything else is a notice (nothing changes)."""
@@ -218,7 +234,12 @@ class Turns:
         humans = [u for u in user_ids if u is not None]
         ratings = await self.ctx.storage.ratings(rec.chat_id, rec.game, humans)
         flags = [taken.get(s, False) for s in range(rec.players)]
-        return results.results(state, user_ids, computers, flags, ratings)
+        rows = results.results(state, user_ids, computers, flags, ratings)
+        if self.ctx.hints(rec):  # a game played with hints is not rated: places and totals only
+            rows = [
+                replace(r, rating_before=None, rating_after=None, mu=None, sigma=None, rating_points=None) for r in rows
+            ]
+        return rows
 
     def kick(self, table_id: int) -> None:
         """Make sure a computer seat whose turn it is gets to move (one driver per table in this process)."""
