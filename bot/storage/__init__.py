@@ -5,7 +5,7 @@ The only package with SQL. The application uses ``Storage`` and the frozen value
 """
 
 from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, StorageError, TableBusy
-from bot.storage.store import Storage
+from bot.storage.tables import Storage
 from bot.storage.values import (
     ABANDONED,
     COMPUTER_LEVELS,
