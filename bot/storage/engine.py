@@ -69,3 +69,30 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+class Database:
+    """One engine and the three ways ``bot.storage`` uses it: a read, a write transaction, a dialect's upsert."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.writer = engine.execution_options(**{WRITE_OPTION: True})
+        self.dialect = engine.dialect.name
+
+    def read(self) -> Any:
+        """A connection for reads (one transaction, rolled back at the end)."""
+        return self.engine.connect()
+
+    def write(self) -> Any:
+        """A write transaction, committed at the end (SQLite: ``BEGIN IMMEDIATE``)."""
+        return self.writer.begin()
+
+    def insert(self, table: Any) -> Any:
+        """The dialect's ``INSERT`` (with ``on_conflict_do_update`` / ``on_conflict_do_nothing``)."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            return pg_insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)

@@ -184,3 +184,14 @@ class StopVote(Base):
     table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
+USERS = User.__table__
+CHATS = Chat.__table__
+GAME_TABLES = Table.__table__
+SEATS = Seat.__table__
+MOVES = Move.__table__
+RESULTS = Result.__table__
+RATINGS = Rating.__table__
+STOP_VOTES = StopVote.__table__
