@@ -2,20 +2,20 @@
 
 One object over one database, composed of the modules that hold each concern — ``people`` (users and chats),
 ``tables`` (tables, seats, the lobby), ``moves`` (the move log and its compare-and-set), ``timers``, ``votes``,
-``audit`` (the replay check) and ``stats`` — each a set of plain functions over a ``Database``. Every call is
-one short transaction. See ``docs/storage.md`` for the whole API and the decisions behind it.
+``invitations``, ``audit`` (the replay check) and ``stats`` — each a set of plain functions over a
+``Database``. Every call is one short transaction. ``docs/storage.md`` describes the API and its decisions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, moves, people, stats, tables, timers, votes
+from bot.storage import audit, invitations, moves, people, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
@@ -25,6 +25,7 @@ from bot.storage.values import (
     PlayerStats,
     RatingRec,
     RecentGame,
+    RepairReport,
     ResultSpec,
     SeatSpec,
     StopVotes,
@@ -174,6 +175,7 @@ class Storage:
         deadline_kind: str | None = None,
         seat_updates: dict[int, dict[str, Any]] | None = None,
         results: Sequence[ResultSpec] | None = None,
+        press_key: str | None = None,
     ) -> TableRec:
         return await moves.commit_move(
             self.db,
@@ -188,7 +190,11 @@ class Storage:
             deadline_kind=deadline_kind,
             seat_updates=seat_updates,
             results=results,
+            press_key=press_key,
         )
+
+    async def press_outcome(self, press_key: str) -> tuple[int, int] | None:
+        return await moves.press_outcome(self.db, press_key)
 
     async def moves(self, table_id: int) -> list[MoveRec]:
         return await moves.moves(self.db, table_id)
@@ -199,12 +205,28 @@ class Storage:
     ) -> None:
         await timers.set_deadline(self.db, table_id, version, deadline, kind)
 
-    async def claim_due(self, now: datetime, limit: int = 50) -> list[TableRec]:
-        return await timers.claim_due(self.db, now, limit)
+    async def claim_due(self, now: datetime, limit: int = 50, lease: timedelta = timers.LEASE) -> list[TableRec]:
+        return await timers.claim_due(self.db, now, limit, lease)
 
     # ---- votes to stop (votes.py) ----------------------------------------------------------------
     async def vote_stop(self, table_id: int, user_id: int) -> StopVotes:
         return await votes.vote_stop(self.db, table_id, user_id)
+
+    # ---- invitations to a private chat (invitations.py) ------------------------------------------
+    async def add_invitation(self, table_id: int, user_id: int) -> None:
+        await invitations.add_invitation(self.db, table_id, user_id)
+
+    async def invitation_sent(self, table_id: int, user_id: int) -> bool:
+        return await invitations.invitation_sent(self.db, table_id, user_id)
+
+    async def clear_invitation(self, table_id: int, user_id: int) -> None:
+        await invitations.clear_invitation(self.db, table_id, user_id)
+
+    async def clear_invitations(self, table_id: int, user_ids: Iterable[int] | None = None) -> None:
+        await invitations.clear_invitations(self.db, table_id, user_ids)
+
+    async def pending_invitations(self, table_id: int) -> frozenset[int]:
+        return await invitations.pending_invitations(self.db, table_id)
 
     # ---- integrity (audit.py) --------------------------------------------------------------------
     async def verify(self, table_id: int) -> TableRec:
@@ -212,6 +234,9 @@ class Storage:
 
     async def verify_open_tables(self) -> list[int]:
         return await audit.verify_open_tables(self.db)
+
+    async def repair(self, table_id: int) -> RepairReport:
+        return await audit.repair(self.db, table_id)
 
     async def record(self, table_id: int) -> dict[str, Any]:
         return await audit.record(self.db, table_id)

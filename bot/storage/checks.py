@@ -40,6 +40,25 @@ def check_ids(platform: Any, platform_id: Any, thread: Any = None) -> None:
         raise InvalidInput("a thread id is a string of at most 128 characters", "bad_thread")
 
 
+# the database's integer ranges: ids are BIGINT (SQLite's INTEGER is 64-bit too), counters (a version, a lobby
+# revision, a seat) are INTEGER; a Python int beyond them would reach the driver as an OverflowError
+ID_LIMIT = 2**63
+COUNT_LIMIT = 2**31
+
+
+def check_id(*values: Any, limit: int = ID_LIMIT) -> None:
+    """Each value must be an int within the database's range (``InvalidInput`` ``bad_id`` otherwise)."""
+    for value in values:
+        if type(value) is not int or not -limit <= value < limit:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise InvalidInput(f"not an id this database can hold: {shown}", "bad_id")
+
+
+def check_count(*values: Any) -> None:
+    """A version, a lobby revision or a seat number: an int within INTEGER (``InvalidInput`` ``bad_id``)."""
+    check_id(*values, limit=COUNT_LIMIT)
+
+
 def check_time(value: datetime | None, what: str) -> None:
     if value is not None and (not isinstance(value, datetime) or value.tzinfo is None):
         raise InvalidInput(f"{what} must be a timezone-aware datetime", "bad_time")

@@ -78,10 +78,18 @@ class Database:
         self.engine = engine
         self.writer = engine.execution_options(**{WRITE_OPTION: True})
         self.dialect = engine.dialect.name
+        # PostgreSQL: one snapshot for every statement of the transaction (SQLite's read transaction is one)
+        self.snapshots = (
+            engine.execution_options(isolation_level="REPEATABLE READ") if self.dialect == "postgresql" else engine
+        )
 
     def read(self) -> Any:
         """A connection for reads (one transaction, rolled back at the end)."""
         return self.engine.connect()
+
+    def snapshot(self) -> Any:
+        """A read connection whose statements all see the database as of its first one."""
+        return self.snapshots.connect()
 
     def write(self) -> Any:
         """A write transaction, committed at the end (SQLite: ``BEGIN IMMEDIATE``)."""

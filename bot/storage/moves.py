@@ -1,25 +1,31 @@
 """The move log: one move is one compare-and-set transaction (``commit_move``); a move that ends the game
-writes the results and ratings in the same transaction. ``moves`` reads the log back."""
+writes the results and ratings in the same transaction. ``moves`` reads the log back.
+
+A move may name the press that made it (a callback, interaction or update id): ``presses`` keeps which move it
+stored, in the same transaction, so the loser of a race or a re-delivered update can tell (``press_outcome``)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import integrity
-from bot.storage.checks import SEAT_FIELDS, check_kind, check_time, now, state_text
+from bot.storage.checks import SEAT_FIELDS, check_count, check_id, check_kind, check_time, now, state_text
 from bot.storage.engine import Database
-from bot.storage.errors import InvalidInput, NotFound
-from bot.storage.models import GAME_TABLES, MOVES, RATINGS, RESULTS
+from bot.storage.errors import Conflict, InvalidInput, NotFound
+from bot.storage.invitations import drop_invitations
+from bot.storage.models import GAME_TABLES, MOVES, PRESSES, RATINGS, RESULTS
 from bot.storage.tables import TABLE_META, seats_of, table_rec, update_seat_row, why_not
 from bot.storage.values import FINISHED, PLAYING, MoveRec, ResultSpec, TableRec
 from bot.storage.votes import drop_absent_votes, drop_votes
 from core.base import Action, MalformedAction
+
+PRESS_KEPT = timedelta(days=1)  # a press is re-delivered within minutes; its row is pruned after a day
 
 
 async def commit_move(
@@ -36,12 +42,20 @@ async def commit_move(
     deadline_kind: str | None = None,
     seat_updates: dict[int, dict[str, Any]] | None = None,
     results: Sequence[ResultSpec] | None = None,
+    press_key: str | None = None,
 ) -> TableRec:
     """Store one move in one transaction, only if the table is still at ``version``.
 
     Writes log row ``version + 1``, the new state and its digest, seat updates, and with ``results`` the
     end of the game (status finished, results, ratings). ``Conflict`` when another move got there first.
+    With ``press_key`` the press is recorded with the move (``Conflict`` ``duplicate_press`` if that press
+    already stored a move: nothing is written).
     """
+    check_id(table_id)
+    if actor_user_id is not None:
+        check_id(actor_user_id)
+    if press_key is not None:
+        check_press_key(press_key)
     try:
         parsed = Action.from_json(action)
     except MalformedAction as err:
@@ -52,6 +66,7 @@ async def commit_move(
         raise InvalidInput("'by' names who made the move, e.g. 'player'", "bad_by")
     if type(version) is not int or version < 0:
         raise InvalidInput("a version is a non-negative integer", "bad_version")
+    check_count(version)
     check_time(deadline, "deadline")
     check_kind(deadline_kind)
     if seat_updates:
@@ -108,6 +123,9 @@ async def commit_move(
         if results is not None:
             await write_results(db, conn, row, results, at)
             await drop_votes(conn, table_id)
+            await drop_invitations(conn, table_id)
+        if press_key is not None:
+            await record_press(db, conn, press_key, table_id, version + 1, at)
         seats = (await seats_of(conn, [table_id]))[table_id]
     return table_rec(row, seats, state, None)
 
@@ -153,8 +171,38 @@ async def write_results(
     )
 
 
+def check_press_key(press_key: object) -> None:
+    if not isinstance(press_key, str) or not 0 < len(press_key) <= 128:
+        raise InvalidInput("a press key is a string of 1 to 128 characters", "bad_press_key")
+
+
+async def record_press(
+    db: Database, conn: AsyncConnection, press_key: str, table_id: int, seq: int, at: datetime
+) -> None:
+    """Remember that this press stored move ``seq``; ``Conflict`` (``duplicate_press``) when it stored one before.
+
+    Rows older than a day go first: only those no other transaction holds (``SKIP LOCKED`` on PostgreSQL), so
+    two workers pruning at once never wait for each other."""
+    old = select(PRESSES.c.press_key).where(PRESSES.c.at < at - PRESS_KEPT).limit(100).with_for_update(skip_locked=True)
+    await conn.execute(delete(PRESSES).where(PRESSES.c.press_key.in_(old.scalar_subquery())))
+    ins = db.insert(PRESSES).values(press_key=press_key, table_id=table_id, seq=seq, at=at)
+    done = await conn.execute(ins.on_conflict_do_nothing(index_elements=[PRESSES.c.press_key]))
+    if done.rowcount != 1:
+        raise Conflict("this press has already stored a move", "duplicate_press", press_key=press_key)
+
+
+async def press_outcome(db: Database, press_key: str) -> tuple[int, int] | None:
+    """(table id, seq) of the move this press stored, or None (not stored, or pruned after a day)."""
+    check_press_key(press_key)
+    async with db.read() as conn:
+        stmt = select(PRESSES.c.table_id, PRESSES.c.seq).where(PRESSES.c.press_key == press_key)
+        row = (await conn.execute(stmt)).first()
+    return None if row is None else (row.table_id, row.seq)
+
+
 async def moves(db: Database, table_id: int) -> list[MoveRec]:
     """The table's move log in order."""
+    check_id(table_id)
     async with db.read() as conn:
         stmt = select(MOVES).where(MOVES.c.table_id == table_id).order_by(MOVES.c.seq)
         rows = (await conn.execute(stmt)).all()

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage.checks import check_ids, check_language, check_table_setup, now, rules_of
+from bot.storage.checks import check_id, check_ids, check_language, check_table_setup, now, rules_of
 from bot.storage.engine import Database
 from bot.storage.errors import InvalidInput, NotFound
 from bot.storage.models import CHATS, USERS
@@ -28,6 +28,7 @@ def chat_rec(row: Any) -> ChatRec:
 async def check_users(conn: AsyncConnection, user_ids: Iterable[int | None]) -> None:
     """``NotFound`` for the first of these user ids that has no user."""
     ids = {u for u in user_ids if u is not None}
+    check_id(*ids)
     if not ids:
         return
     found = set((await conn.execute(select(USERS.c.id).where(USERS.c.id.in_(ids)))).scalars())
@@ -54,6 +55,7 @@ async def user(db: Database, platform: str, platform_id: str, name: str, languag
 
 
 async def get_user(db: Database, user_id: int) -> UserRec:
+    check_id(user_id)
     async with db.read() as conn:
         row = (await conn.execute(select(USERS).where(USERS.c.id == user_id))).first()
     if row is None:
@@ -62,6 +64,7 @@ async def get_user(db: Database, user_id: int) -> UserRec:
 
 
 async def set_user_language(db: Database, user_id: int, lang: str | None) -> UserRec:
+    check_id(user_id)
     check_language(lang)
     stmt = update(USERS).where(USERS.c.id == user_id).values(language=lang).returning(*USERS.c)
     async with db.write() as conn:
@@ -103,6 +106,7 @@ async def chat(
 
 
 async def get_chat(db: Database, chat_id: int) -> ChatRec:
+    check_id(chat_id)
     async with db.read() as conn:
         row = (await conn.execute(select(CHATS).where(CHATS.c.id == chat_id))).first()
     if row is None:
@@ -111,6 +115,7 @@ async def get_chat(db: Database, chat_id: int) -> ChatRec:
 
 
 async def set_chat_language(db: Database, chat_id: int, lang: str | None) -> ChatRec:
+    check_id(chat_id)
     check_language(lang)
     stmt = update(CHATS).where(CHATS.c.id == chat_id).values(language=lang).returning(*CHATS.c)
     async with db.write() as conn:
@@ -122,6 +127,7 @@ async def set_chat_language(db: Database, chat_id: int, lang: str | None) -> Cha
 
 async def set_chat_defaults(db: Database, chat_id: int, game: str, options: dict[str, Any]) -> ChatRec:
     """Replace the chat's default options for one game (checked against the game's conventions)."""
+    check_id(chat_id)
     rules = rules_of(game)
     check_table_setup(game, rules.min_players, options)
     async with db.write() as conn:

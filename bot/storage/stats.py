@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage.checks import check_id
 from bot.storage.models import GAME_TABLES, RATINGS, RESULTS, SEATS, USERS
 from bot.storage.values import (
     ABANDONED,
@@ -27,6 +28,7 @@ from bot.storage.values import (
 async def ratings(conn: AsyncConnection, chat_id: int, game: str, user_ids: Iterable[int]) -> dict[int, RatingRec]:
     """Current ratings of these users in this chat and game (absent: not rated yet)."""
     ids = list(user_ids)
+    check_id(chat_id, *ids)
     if not ids:
         return {}
     stmt = select(RATINGS).where(RATINGS.c.chat_id == chat_id, RATINGS.c.game == game, RATINGS.c.user_id.in_(ids))
@@ -36,6 +38,7 @@ async def ratings(conn: AsyncConnection, chat_id: int, game: str, user_ids: Iter
 
 async def results(conn: AsyncConnection, table_id: int) -> list[ResultSpec]:
     """The results of a finished table, one per seat in seat order."""
+    check_id(table_id)
     stmt = select(RESULTS).where(RESULTS.c.table_id == table_id).order_by(RESULTS.c.seat)
     rows = (await conn.execute(stmt)).all()
     fields = [f.name for f in dataclasses.fields(ResultSpec)]
@@ -48,6 +51,7 @@ def _win() -> Any:
 
 async def leaderboard(conn: AsyncConnection, chat_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
     """Rated players of this chat and game, best rating first, with their finished games and wins."""
+    check_id(chat_id)
     played = (
         select(RESULTS.c.user_id, func.count().label("games"), func.sum(_win()).label("wins"))
         .select_from(RESULTS.join(GAME_TABLES, GAME_TABLES.c.id == RESULTS.c.table_id))
@@ -86,6 +90,7 @@ async def leaderboard(conn: AsyncConnection, chat_id: int, game: str, limit: int
 
 async def player_stats(conn: AsyncConnection, chat_id: int, game: str, user_id: int) -> PlayerStats:
     """Games, wins, win share, average total and the game's own counters of one player in one chat and game."""
+    check_id(chat_id, user_id)
     rating = (
         select(RATINGS.c.rating)
         .where(RATINGS.c.chat_id == chat_id, RATINGS.c.game == game, RATINGS.c.user_id == user_id)
@@ -128,6 +133,7 @@ async def player_stats(conn: AsyncConnection, chat_id: int, game: str, user_id: 
 
 async def recent_games(conn: AsyncConnection, chat_id: int, limit: int = 10) -> list[RecentGame]:
     """The chat's last finished or abandoned games, newest first, with every seat's name, total and place."""
+    check_id(chat_id)
     recent = (
         select(
             GAME_TABLES.c.id, GAME_TABLES.c.game, GAME_TABLES.c.status, GAME_TABLES.c.updated_at, GAME_TABLES.c.state

@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import integrity
 from bot.storage.checks import (
+    check_count,
+    check_id,
     check_kind,
     check_seats,
     check_table_setup,
@@ -24,6 +26,7 @@ from bot.storage.checks import (
 )
 from bot.storage.engine import Database
 from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, StorageError, TableBusy
+from bot.storage.invitations import drop_invitations
 from bot.storage.models import CHATS, GAME_TABLES, SEATS, USERS
 from bot.storage.people import check_users
 from bot.storage.values import (
@@ -160,6 +163,7 @@ async def why_not(conn: AsyncConnection, table_id: int, want: str) -> StorageErr
 # ---- reading tables ------------------------------------------------------------------------------
 async def table(db: Database, table_id: int) -> TableRec:
     """One table with its seats; ``NotFound`` if there is none. A state failing its digest marks it broken."""
+    check_id(table_id)
     async with db.read() as conn:
         recs = await load(db, conn, GAME_TABLES.c.id == table_id)
     if not recs:
@@ -169,6 +173,7 @@ async def table(db: Database, table_id: int) -> TableRec:
 
 async def open_table(db: Database, chat_id: int) -> TableRec | None:
     """The chat's table in the lobby or in play (broken ones too, flagged), or None."""
+    check_id(chat_id)
     async with db.read() as conn:
         recs = await load(db, conn, (GAME_TABLES.c.chat_id == chat_id) & GAME_TABLES.c.status.in_(OPEN_STATUSES))
     return recs[0] if recs else None
@@ -176,6 +181,7 @@ async def open_table(db: Database, chat_id: int) -> TableRec | None:
 
 async def tables_for_user(db: Database, user_id: int) -> list[TableRec]:
     """Open tables where this user has a seat."""
+    check_id(user_id)
     sub = select(SEATS.c.table_id).where(SEATS.c.user_id == user_id)
     where = GAME_TABLES.c.id.in_(sub) & GAME_TABLES.c.status.in_(OPEN_STATUSES)
     async with db.read() as conn:
@@ -221,6 +227,7 @@ async def create_table(
     seats: Sequence[SeatSpec] = (),
 ) -> TableRec:
     """A new table in the lobby; ``TableBusy`` when the chat already has one open (checked by the database)."""
+    check_id(chat_id)
     check_table_setup(game, players, options)
     check_seats(seats, players)
     if not isinstance(seed, str) or not seed or len(seed) > 128:
@@ -276,6 +283,8 @@ async def update_lobby(
     host_user_id: int | None = None,
 ) -> TableRec:
     """Change a lobby (players, options, the whole seat list, host) if its revision is still ``lobby_rev``."""
+    check_id(table_id)
+    check_count(lobby_rev)
     async with db.write() as conn:
         row = (await conn.execute(select(*TABLE_META).where(GAME_TABLES.c.id == table_id))).first()
         if row is None:
@@ -324,6 +333,8 @@ async def start_table(
 ) -> TableRec:
     """Lobby -> playing at version 0 with the first state (every seat must be filled); the lobby's votes to
     stop are dropped."""
+    check_id(table_id)
+    check_count(lobby_rev)
     check_time(deadline, "deadline")
     check_kind(deadline_kind)
     text = state_text(state)
@@ -364,6 +375,7 @@ async def start_table(
             raise Conflict(f"table {table_id} changed meanwhile", "out_of_date")
         # votes to close the lobby do not carry into the game: whoever is seated when it starts chose to play
         await drop_votes(conn, table_id)
+        await drop_invitations(conn, table_id)
     return await table(db, table_id)
 
 
@@ -395,6 +407,8 @@ async def update_seat(
     private_ref: Any = KEEP,
 ) -> TableRec:
     """Change one seat's flags; ``private_ref=None`` clears the reference, leaving it out keeps it."""
+    check_id(table_id)
+    check_count(seat)
     fields: dict[str, Any] = {"taken_over": taken_over, "timeouts": timeouts}
     if private_ref is not KEEP:
         fields["private_ref"] = private_ref
@@ -409,6 +423,7 @@ async def update_seat(
 
 async def set_message_ref(db: Database, table_id: int, ref: dict[str, Any] | None) -> None:
     """Remember (or forget) the platform reference of the table's public message."""
+    check_id(table_id)
     async with db.write() as conn:
         done = await conn.execute(update(GAME_TABLES).where(GAME_TABLES.c.id == table_id).values(message_ref=ref))
     if done.rowcount != 1:
@@ -417,6 +432,7 @@ async def set_message_ref(db: Database, table_id: int, ref: dict[str, Any] | Non
 
 async def abandon_table(db: Database, table_id: int) -> TableRec:
     """Stop a table in the lobby or in play (broken ones too); nobody is rated."""
+    check_id(table_id)
     async with db.write() as conn:
         done = await conn.execute(
             update(GAME_TABLES)
@@ -429,4 +445,5 @@ async def abandon_table(db: Database, table_id: int) -> TableRec:
                 raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
             raise Conflict(f"table {table_id} is {row.status}", "wrong_status", status=row.status)
         await drop_votes(conn, table_id)
+        await drop_invitations(conn, table_id)
     return await table(db, table_id)

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage.checks import now
+from bot.storage.checks import check_id, now
 from bot.storage.engine import Database
 from bot.storage.errors import Conflict, InvalidInput, NotFound
 from bot.storage.models import GAME_TABLES, SEATS, STOP_VOTES
@@ -41,6 +41,7 @@ async def vote_stop(db: Database, table_id: int, user_id: int) -> StopVotes:
 
     The table's row is locked first (PostgreSQL ``FOR UPDATE``; SQLite's write transaction is exclusive), so
     votes on one table are counted one after another: two at once cannot each miss the other's."""
+    check_id(table_id, user_id)
     lock = select(GAME_TABLES.c.status).where(GAME_TABLES.c.id == table_id).with_for_update()
     async with db.write() as conn:
         row = (await conn.execute(lock)).first()
