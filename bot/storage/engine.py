@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -97,10 +99,4 @@ class Database:
 
     def insert(self, table: Any) -> Any:
         """The dialect's ``INSERT`` (with ``on_conflict_do_update`` / ``on_conflict_do_nothing``)."""
-        if self.dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-            return pg_insert(table)
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        return sqlite_insert(table)
+        return pg_insert(table) if self.dialect == "postgresql" else sqlite_insert(table)
