@@ -403,6 +403,7 @@ class GameRules(ABC):
     max_players: ClassVar[int]
     options_type: ClassVar[type[Options]]
     state_type: ClassVar[type[GameState]]
+    action_types: ClassVar[frozenset[str]]  # every action type of the game (SCENARIOS.md "actions")
 
     uses_dealer: ClassVar[bool] = True  # Kozel has no dealer: ``first_dealer`` is ignored
 
