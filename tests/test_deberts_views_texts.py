@@ -8,9 +8,13 @@ import pytest
 
 from core.base import Action, BadState, Event
 from core.deberts import RULES, DebertsState
-from core.deberts.texts import EVENT_TYPES, describe
+from core.i18n.events import event_types
 from core.randomplay import play_game
 from tests.deberts_support import act, play_cards, start
+from tests.game_texts import describer
+
+EVENT_TYPES = event_types("deberts")
+describe = describer("deberts")
 
 COMMON = {
     "game",

@@ -14,7 +14,7 @@ GAMES = ("thousand", "deberts", "kozel")
 COMMON = {"__init__", "options", "deal", "play", "scoring", "engine", "view", "persist", "state", "playout"}
 ROLES = {"cards", "tiles", "actions", "options", "deal", "bidding", "combinations", "chain", "play", "scoring"}
 ABOVE_ENGINE = {"fastpath", "view", "persist", "state", "__init__", "playout"}
-OPTIONAL = {"texts", "fastpath"}  # event sentences (moving to core/i18n); a hand-written hot path of the engine
+OPTIONAL = {"fastpath"}  # a hand-written hot path of the engine
 
 
 def imports_of(game: str) -> dict[str, set[str]]:
