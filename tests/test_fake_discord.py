@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from tests.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser
+from testkit.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser
 
 
 def _jpeg(color: str) -> bytes:
