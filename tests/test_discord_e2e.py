@@ -21,8 +21,8 @@ from bot.storage import FINISHED, PLAYING
 from core.ai import ComputerPlayer
 from core.base import Action
 from core.thousand.cards import STRENGTH
+from testkit.discord_support import Running, running
 from testkit.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
-from tests.discord_support import Running, running
 
 ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")
