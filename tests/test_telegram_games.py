@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fake_bot_api import FakeBotAPI, Shown
+from testkit.fake_bot_api import FakeBotAPI, Shown
 from tests.telegram_bot_support import LiveBot, uploads, writes
 from tests.telegram_players import PREFIX, Player, play_well
 
