@@ -53,7 +53,7 @@ def p95(values: list[float]) -> float:
 
 async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
     from testkit.fake_bot_api import TOKEN, FakeBotAPI
-    from tests.telegram_players import PREFIX, Player
+    from testkit.telegram_players import PREFIX, Player
 
     api = FakeBotAPI()
     await api.start()
