@@ -9,7 +9,7 @@ import pytest
 from core.base import Event
 from core.i18n import LANGS, describe
 from core.i18n.events import GAMES, event_types
-from tests.event_samples import SAMPLES
+from testkit.event_samples import SAMPLES
 
 NAMES = {
     "en": ["Ann", "Bob", "Cat", "Dee"],
