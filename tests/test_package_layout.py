@@ -5,9 +5,11 @@ not even ones hidden inside functions or behind ``TYPE_CHECKING``."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
+import setuptools
 
 CORE = Path(__file__).resolve().parent.parent / "core"
 GAMES = ("thousand", "deberts", "kozel")
@@ -74,3 +76,47 @@ def test_no_imports_hidden_inside_functions(game: str) -> None:
                 assert not inner, f"{path.name}: an import inside {node.name}()"
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 raise AssertionError(f"{path.name}: an import behind TYPE_CHECKING")
+
+
+# Test doubles and gallery data stay out of the product (issue 25 point 4): the wheel ships core, renderers and bot
+# (what ``[tool.setuptools.packages.find]`` in pyproject.toml selects); none of it imports testkit, tests or bench;
+# bench and testkit import no test module.
+
+ROOT = CORE.parent
+NOT_SHIPPED = ("testkit", "tests", "bench")
+
+
+def modules_imported(path: Path) -> set[str]:
+    """Every module a file imports, anywhere in it (inside functions and behind ``TYPE_CHECKING`` too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def shipped_packages() -> list[str]:
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    return setuptools.find_packages(str(ROOT), include=find["find"]["include"], exclude=find["find"].get("exclude", ()))
+
+
+def test_the_wheel_ships_core_renderers_and_bot_only() -> None:
+    packages = shipped_packages()
+    assert {p.split(".")[0] for p in packages} == {"core", "renderers", "bot"}
+    assert {"bot.discord", "bot.storage", "renderers", "core.thousand"} <= set(packages)
+
+
+def test_shipped_modules_import_no_test_code() -> None:
+    for package in shipped_packages():
+        for path in (ROOT / package.replace(".", "/")).glob("*.py"):
+            bad = {m for m in modules_imported(path) if m.split(".")[0] in NOT_SHIPPED}
+            assert not bad, f"{path.relative_to(ROOT)} imports {bad}: the wheel does not ship them"
+
+
+@pytest.mark.parametrize("folder", ["bench", "testkit"])
+def test_bench_and_testkit_import_no_test_module(folder: str) -> None:
+    for path in (ROOT / folder).glob("*.py"):
+        bad = {m for m in modules_imported(path) if m.split(".")[0] == "tests"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}: test doubles it needs belong in testkit/"
