@@ -120,3 +120,45 @@ def test_bench_and_testkit_import_no_test_module(folder: str) -> None:
     for path in (ROOT / folder).glob("*.py"):
         bad = {m for m in modules_imported(path) if m.split(".")[0] == "tests"}
         assert not bad, f"{path.relative_to(ROOT)} imports {bad}: test doubles it needs belong in testkit/"
+
+
+# The Discord adapter reads one way (issue 25 point 5): what the client and the port both need (an interaction's
+# handle, the live interactions remembered) lives in ``bot.discord.interactions``; neither holds the other back.
+
+DISCORD = ROOT / "bot" / "discord"
+
+
+def discord_imports() -> dict[str, set[str]]:
+    """Module of ``bot/discord`` -> the modules of the same folder it imports (anywhere in the file)."""
+    graph: dict[str, set[str]] = {}
+    for path in DISCORD.glob("*.py"):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.discord":
+                deps |= {a.name for a in node.names if (DISCORD / f"{a.name}.py").exists()}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.discord."):
+                deps.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                deps |= {a.name.split(".")[2] for a in node.names if a.name.startswith("bot.discord.")}
+        graph[path.stem] = deps - {path.stem}
+    return graph
+
+
+def test_the_discord_adapter_has_no_import_circle() -> None:
+    graph = discord_imports()
+    assert {"client", "port", "items", "interactions"} <= set(graph)
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in graph.get(module, ()):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        if module != "__init__":  # the package's front door imports its parts; none of them imports it
+            visit(module, ())
+    assert not {m for m, deps in graph.items() if "__init__" in deps}
+    assert "port" not in graph["client"] and "client" not in graph["items"]

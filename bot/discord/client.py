@@ -12,22 +12,17 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
 from bot.discord import commands, ids, texts
+from bot.discord.interactions import Handle, LiveInteractions, chat_of, message_of, user_of
 from bot.discord.items import DYNAMIC_ITEMS
-from bot.port import Chat, Command, MessageRef, Press, PrivateStart, User
-
-if TYPE_CHECKING:
-    from bot.discord.port import DiscordPort
+from bot.port import Command, Press, PrivateStart
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "discord"
 
 
 class Handler(Protocol):
@@ -40,46 +35,9 @@ class Handler(Protocol):
     async def private_start(self, start: PrivateStart) -> None: ...
 
 
-@dataclass(eq=False)
-class Handle:
-    """The adapter's handle on one interaction (``Command.handle``, ``Press.handle``, ``PrivateStart.handle``).
-
-    ``received`` is when it arrived (the port's clock): its token can reach the user for 15 minutes after.
-    ``used`` is set once the public "thinking" placeholder of a command has been replaced or removed.
-    """
-
-    interaction: discord.Interaction[Any]
-    received: float
-    used: bool = False
-
-    @property
-    def locale(self) -> str:
-        return str(self.interaction.locale)
-
-
-def user_of(interaction: discord.Interaction[Any]) -> User:
-    u = interaction.user
-    return User(PLATFORM, str(u.id), u.display_name, str(interaction.locale))
-
-
-def chat_of(interaction: discord.Interaction[Any]) -> Chat | None:
-    if interaction.guild_id is None or interaction.channel_id is None:
-        return None
-    channel = interaction.channel
-    title = getattr(channel, "name", "") or ""
-    language = str(interaction.guild_locale) if interaction.guild_locale else None
-    return Chat(PLATFORM, str(interaction.channel_id), None, title, language)
-
-
-def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:
-    m = interaction.message
-    if m is None:
-        return None
-    return MessageRef(PLATFORM, str(m.channel.id), str(m.id), extra="e" if m.flags.ephemeral else "")
-
-
 class TableClient(discord.AutoShardedClient):
-    """The bot's connection to Discord; ``handler`` gets the users' actions, ``port`` sends for the app."""
+    """The bot's connection to Discord; ``handler`` gets the users' actions. Every interaction is recorded in
+    ``live``, through which the port (``bot.discord.port``) sends private messages for the app."""
 
     def __init__(
         self, *, shard_count: int | None = None, clock: Callable[[], float] = time.time, **options: Any
@@ -89,8 +47,8 @@ class TableClient(discord.AutoShardedClient):
         for command in commands.build(self._run_command):
             self.tree.add_command(command)
         self.handler: Handler | None = None
-        self.port: DiscordPort | None = None
         self.clock = clock
+        self.live = LiveInteractions(clock)
         self.ack_delays: list[float] = []  # seconds from receipt to acknowledgement, for every interaction
         self.synced = asyncio.Event()
         self.busy = 0  # interactions being handled now
@@ -118,8 +76,7 @@ class TableClient(discord.AutoShardedClient):
         return True
 
     def _remember(self, handle: Handle) -> None:
-        if self.port is not None:
-            self.port.remember_user(str(handle.interaction.user.id), handle)
+        self.live.remember_user(str(handle.interaction.user.id), handle)
 
     async def tell(self, handle: Handle, text: str) -> None:
         """A short ephemeral note to the user behind ``handle`` (after the acknowledgement)."""
@@ -175,8 +132,8 @@ class TableClient(discord.AutoShardedClient):
             return
         self._remember(handle)
         ref = message_of(interaction)
-        if ref is not None and ref.extra == "e" and self.port is not None:
-            self.port.remember_press(ref, handle)
+        if ref is not None and ref.extra == "e":
+            self.live.remember_press(ref.message_id, handle)
         press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle)
         try:
             await self._handler().press(press)
