@@ -13,6 +13,9 @@ Discord behaviours kept on purpose (the adapter must cope with them):
 * an interaction token lives 15 minutes (``advance`` moves the fake clock); after that the webhook
   endpoints answer 401 ``Invalid Webhook Token`` (code 50027);
 * an ephemeral message can only be edited through an interaction token, never through the channel endpoint;
+* a deferred response with a "thinking" placeholder (callback type 5) has its visibility fixed when it is deferred:
+  while it is still loading, the first follow-up message takes its place, public or ephemeral as deferred, whatever
+  the follow-up's own flags say (``loading``); once the placeholder was edited, follow-ups are messages of their own;
 * JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim).
 """
 
@@ -115,6 +118,8 @@ class StoredMessage:
     deleted: bool = False
     edits: int = 0
     created: float = 0.0
+    loading: bool = False  # a deferred response's "thinking" placeholder, not yet resolved
+    shown: list[str] = field(default_factory=list)  # every content it has had, in order (edits included)
 
     @property
     def ephemeral(self) -> bool:
@@ -273,6 +278,10 @@ class FakeDiscord:
 
     def ephemeral_for(self, user: FakeUser) -> list[StoredMessage]:
         return [m for m in self.messages.values() if m.ephemeral and m.visible_to == user.id and not m.deleted]
+
+    def ever_public(self) -> list[str]:
+        """Every text any channel message has ever shown to everyone (edited away or deleted since, too)."""
+        return [text for m in self.messages.values() if not m.ephemeral for text in m.shown]
 
     def visible_to(self, user: FakeUser, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return sorted(
@@ -574,6 +583,7 @@ class FakeDiscord:
         """Apply a create or edit payload to a stored message (Discord's attachment rules)."""
         if "content" in payload:
             msg.content = payload["content"] or ""
+            msg.shown.append(msg.content)
         if "components" in payload:
             msg.components = payload["components"] or []
         if "flags" in payload and creating:
@@ -645,6 +655,7 @@ class FakeDiscord:
             self._apply(message, data, files, creating=True)
             if message.ephemeral:
                 message.visible_to = rec.user.id
+            message.loading = kind == 5
             self.messages[message.id] = message
             rec.original_id = message.id
         elif kind in (6, 7):  # acknowledge or update the message the component is on
@@ -678,6 +689,13 @@ class FakeDiscord:
             if rec.callback_type is None:
                 return _error(404, 10015, "Unknown Webhook")
             payload, files = await self._body(request)
+            original = self.messages.get(rec.original_id) if rec.original_id is not None else None
+            if original is not None and original.loading and not original.deleted:
+                # Discord: the first follow-up resolves the "thinking" placeholder; its flags are ignored
+                original.loading = False
+                self._apply(original, {k: v for k, v in payload.items() if k != "flags"}, files, creating=True)
+                original.edits += 1
+                return _json(original.payload(self.bot))
             msg = StoredMessage(snowflake(), rec.channel_id, created=self.now(), interaction_user=rec.user.id)
             self._apply(msg, payload, files, creating=True)
             if msg.ephemeral:
@@ -707,5 +725,6 @@ class FakeDiscord:
                 payload, files = await self._body(request)
                 self._apply(msg, payload, files, creating=False)
                 msg.edits += 1
+                msg.loading = False
                 return _json(msg.payload(self.bot))
         return _error(404, 0, "404: Not Found")

@@ -81,6 +81,7 @@ class TableClient(discord.AutoShardedClient):
     async def tell(self, handle: Handle, text: str) -> None:
         """A short ephemeral note to the user behind ``handle`` (after the acknowledgement)."""
         try:
+            await handle.open_followups()
             await handle.interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user of interaction %s: %s", handle.interaction.id, text)
@@ -98,6 +99,7 @@ class TableClient(discord.AutoShardedClient):
         handle = Handle(interaction, self.clock())
         if not await self._ack(handle, thinking=True):
             return
+        handle.loading = True  # a public "thinking…": see Handle.open_followups before any private follow-up
         self._remember(handle)
         cmd = Command(user_of(interaction), chat_of(interaction), name, args, handle=handle)
         try:
@@ -105,9 +107,8 @@ class TableClient(discord.AutoShardedClient):
         except Exception:
             log.exception("the application failed on /%s %s", name, args)
             await self.tell(handle, texts.failed(handle.locale))
-        if not handle.used:
-            # nothing public answered the command: remove the "thinking…" placeholder
-            handle.used = True
+        if await handle.take_placeholder():
+            # nothing public answered the command: remove the "thinking…" placeholder (or its stand-in)
             try:
                 await interaction.delete_original_response()
             except discord.HTTPException:

@@ -9,8 +9,9 @@ user for 15 minutes after the interaction arrived.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import discord
@@ -19,6 +20,7 @@ from bot.port import Chat, MessageRef, User
 
 PLATFORM = "discord"
 TOKEN_LIFETIME = 15 * 60.0
+STAND_IN = "…"  # what a command's public placeholder shows between a private follow-up and the public answer
 
 
 @dataclass(eq=False)
@@ -27,15 +29,38 @@ class Handle:
 
     ``received`` is when it arrived (the port's clock): its token can reach the user for 15 minutes after.
     ``used`` is set once the public "thinking" placeholder of a command has been replaced or removed.
+    ``loading`` is set while that placeholder is still "thinking": Discord fixes a deferred reply's visibility
+    when it is deferred and turns the next follow-up into the placeholder itself, public whatever its flags.
     """
 
     interaction: discord.Interaction[Any]
     received: float
     used: bool = False
+    loading: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change of the placeholder at a time
 
     @property
     def locale(self) -> str:
         return str(self.interaction.locale)
+
+    async def open_followups(self) -> None:
+        """Make sure the next follow-up is a message of its own, so that ``ephemeral=True`` is kept: while the
+        public placeholder is still thinking, it is first resolved with a neutral stand-in (which the command's
+        public answer replaces later, or which is removed when the command ends without one). Raises
+        ``discord.HTTPException`` when Discord refuses."""
+        async with self.lock:
+            if self.loading and not self.used:
+                await self.interaction.edit_original_response(content=STAND_IN)
+            self.loading = False
+
+    async def take_placeholder(self) -> bool:
+        """Claim the command's public placeholder for its public answer; False when it was already used."""
+        async with self.lock:
+            if self.used:
+                return False
+            self.used = True
+            self.loading = False
+            return True
 
 
 class Receiver(Protocol):

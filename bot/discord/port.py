@@ -101,8 +101,7 @@ class DiscordPort:
 
     async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
         handle = _handle(reply_to)
-        if handle is not None and not handle.used and self._alive(handle.received):
-            handle.used = True
+        if handle is not None and self._alive(handle.received) and await handle.take_placeholder():
             try:
                 sent: discord.Message = await handle.interaction.edit_original_response(
                     **self._edit_kwargs(msg, self._view(msg))
@@ -158,6 +157,10 @@ class DiscordPort:
             return MessageRef(PLATFORM, pressed.chat_id, pressed.message_id, extra=extra)
         content, embed = text_parts(msg)
         kwargs: dict[str, Any] = {"files": files(msg), "ephemeral": True, "wait": True}
+        try:
+            await handle.open_followups()  # else a command's public "thinking…" would become this private message
+        except discord.HTTPException as exc:
+            raise Unreachable(str(exc)) from exc
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(msg)
