@@ -16,7 +16,9 @@ Discord behaviours kept on purpose (the adapter must cope with them):
 * a deferred response with a "thinking" placeholder (callback type 5) has its visibility fixed when it is deferred:
   while it is still loading, the first follow-up message takes its place, public or ephemeral as deferred, whatever
   the follow-up's own flags say (``loading``); once the placeholder was edited, follow-ups are messages of their own;
-* JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim).
+* JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim);
+* each gateway connection identifies as one shard ``[id, count]`` (kept in ``shards``); an event of the guild goes
+  to the connections of shard ``(guild_id >> 22) % count`` only, as Discord routes it.
 """
 
 from __future__ import annotations
@@ -229,6 +231,8 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
+        self.shards: list[tuple[int, int]] = []  # [id, count] of every IDENTIFY, in order
+        self._shard_of: dict[int, tuple[int, int]] = {}  # id(websocket) -> the shard it identified as
         self.channel_edits: dict[int, list[float]] = {}
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -292,10 +296,13 @@ class FakeDiscord:
     # ---------------------------------------------------------------- users act
 
     async def push(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event down the gateway to the shard that owns its guild (every connection of that shard)."""
         self._seq += 1
         frame = {"op": 0, "t": event, "s": self._seq, "d": data}
+        guild = int(data.get("guild_id") or 0)
         for ws in list(self.sockets):
-            if not ws.closed:
+            shard, count = self._shard_of.get(id(ws), (0, 1))
+            if not ws.closed and (guild >> 22) % count == shard:
                 await ws.send_str(json.dumps(frame))
 
     def _interaction(
@@ -409,6 +416,7 @@ class FakeDiscord:
                     await self._identify(ws, frame["d"])
         finally:
             self.sockets.remove(ws)
+            self._shard_of.pop(id(ws), None)
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -416,19 +424,23 @@ class FakeDiscord:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = data.get("shard", [0, 1])
+        self.shards.append((int(shard[0]), int(shard[1])))
+        self._shard_of[id(ws)] = (int(shard[0]), int(shard[1]))
+        ours = (GUILD_ID >> 22) % int(shard[1]) == int(shard[0])  # the one guild belongs to this shard
         self._seq += 1
         ready = {
             "v": 10,
             "user": self.bot,
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
             "session_id": secrets.token_hex(8),
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
             "shard": shard,
             "application": {"id": str(APPLICATION_ID), "flags": 0},
         }
         await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq, "d": ready}))
-        self._seq += 1
-        await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq, "d": self._guild()}))
+        if ours:
+            self._seq += 1
+            await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq, "d": self._guild()}))
         self.identified.set()
 
     def _guild(self) -> dict[str, Any]:

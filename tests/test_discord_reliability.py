@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from bot.config import Settings
+from bot.discord import serve
 from bot.port import Command, Message
 from testkit.discord_support import StandIn, running
-from testkit.fake_discord import FakeDiscord
+from testkit.fake_discord import GUILD_ID, FakeDiscord
 from tests.test_discord_e2e import ALICE, BOB, MALLORY, Player, all_acknowledged_in_time, bot, table_message
 
 SEAT_NOTE = "you have a seat. Your cards and choices will come here."
@@ -116,3 +120,94 @@ async def test_an_export_number_bigger_than_a_database_integer_is_no_such_game(
         assert "No such game in this chat." in fake.ever_public() + [m.content for m in fake.ephemeral_for(ALICE)]
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         all_acknowledged_in_time(fake)
+
+
+# ---------------------------------------------------------------- finding 8: workers own distinct shards
+
+
+def discord_settings(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, **env: str) -> Settings:
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", fake.token)
+    monkeypatch.setenv("DISCORD_API_URL", fake.base)
+    for name in ("DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+async def serving(fake: FakeDiscord, settings: Settings, app: StandIn, shards: int) -> asyncio.Task[None]:
+    """``serve`` started; returns once the fake has seen ``shards`` gateway connections in all and synced commands."""
+    task = asyncio.create_task(serve(app, settings))
+    for _ in range(500):
+        if len(fake.shards) >= shards and fake.commands and app.port is not None and app.port.client.is_ready():
+            return task
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"not connected: {fake.shards}")
+
+
+async def stop(*tasks: asyncio.Task[None]) -> None:
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def test_one_worker_connects_every_shard_by_default(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = discord_settings(fake, monkeypatch)
+    assert settings.discord_shards() is None
+    task = await serving(fake, settings, StandIn(), 1)
+    try:
+        assert fake.shards == [(0, 1)]  # Discord's recommendation (one shard), all of it
+    finally:
+        await stop(task)
+
+
+async def test_two_workers_own_distinct_shards_and_each_interaction_reaches_one(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first_settings = discord_settings(fake, monkeypatch, DISCORD_SHARD_COUNT="3", DISCORD_SHARD_IDS="0,2")
+    second_settings = discord_settings(fake, monkeypatch, DISCORD_SHARD_COUNT="3", DISCORD_SHARD_IDS="1")
+    assert first_settings.discord_shards() == [0, 2] and second_settings.discord_shards() == [1]
+    first, second = StandIn(), StandIn()
+    tasks = [await serving(fake, first_settings, first, 2)]
+    tasks.append(await serving(fake, second_settings, second, 3))
+    try:
+        assert sorted(fake.shards) == [(0, 3), (1, 3), (2, 3)]  # each shard connected once, by one worker
+        client = first.port.client
+        assert client.shard_count == 3 and sorted(client.shards) == [0, 2]
+        assert second.port.client.shard_count == 3 and list(second.port.client.shards) == [1]
+        rec = await fake.slash(ALICE, "new", {"game": "thousand"})
+        await asyncio.wait_for(rec.acked.wait(), 5)
+        for _ in range(250):
+            if fake.channel_messages():
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
+        owner = (GUILD_ID >> 22) % 3  # the shard of the guild: worker one holds shard 0
+        assert owner == 0
+        assert [type(r).__name__ for r in first.received] == ["Command"] and second.received == []
+        assert [m.content for m in fake.channel_messages()] == ["Table v1: nobody"]
+    finally:
+        await stop(*tasks)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "error"),
+    [
+        (None, "0,1", "needs DISCORD_SHARD_COUNT"),
+        ("2", "0,2", "from 0 to 1"),
+        ("2", "1,1", "distinct"),
+        ("2", "one", "comma-separated"),
+        ("0", "", "at least 1"),
+    ],
+)
+def test_wrong_shard_settings_stop_the_start_with_a_clear_message(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str, error: str
+) -> None:
+    monkeypatch.delenv("DISCORD_SHARD_COUNT", raising=False)
+    if count is not None:
+        monkeypatch.setenv("DISCORD_SHARD_COUNT", count)
+    monkeypatch.setenv("DISCORD_SHARD_IDS", ids)
+    with pytest.raises(ValidationError, match=error):
+        Settings(_env_file=None)  # type: ignore[call-arg]

@@ -3,7 +3,8 @@
 Every interaction is acknowledged before anything else happens (a slash command with a public "thinking"
 defer, a component with a silent deferred update), so Discord never shows "This interaction failed" however
 long the application takes to decide and draw. Presses on components this bot did not make (an old
-version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run.
+version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run, unless
+the worker is given its own shards (``shard_ids`` of ``shard_count``: several workers, each a distinct part).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import discord
+import discord.http
+import yarl
 from discord import app_commands
+from discord.gateway import DiscordWebSocket
 
 from bot.discord import commands, ids, texts
 from bot.discord.interactions import Handle, LiveInteractions, chat_of, message_of, user_of
@@ -23,6 +27,8 @@ from bot.discord.items import DYNAMIC_ITEMS
 from bot.port import Command, Press, PrivateStart
 
 log = logging.getLogger(__name__)
+
+DISCORD_API = "https://discord.com/api/v10"  # discord.py's own REST base
 
 
 class Handler(Protocol):
@@ -40,9 +46,14 @@ class TableClient(discord.AutoShardedClient):
     ``live``, through which the port (``bot.discord.port``) sends private messages for the app."""
 
     def __init__(
-        self, *, shard_count: int | None = None, clock: Callable[[], float] = time.time, **options: Any
+        self,
+        *,
+        shard_count: int | None = None,
+        shard_ids: list[int] | None = None,
+        clock: Callable[[], float] = time.time,
+        **options: Any,
     ) -> None:
-        super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, **options)
+        super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, shard_ids=shard_ids, **options)
         self.tree: app_commands.CommandTree[TableClient] = app_commands.CommandTree(self)
         for command in commands.build(self._run_command):
             self.tree.add_command(command)
@@ -54,6 +65,11 @@ class TableClient(discord.AutoShardedClient):
         self.busy = 0  # interactions being handled now
 
     async def setup_hook(self) -> None:
+        if self.shard_count is not None and discord.http.Route.BASE != DISCORD_API:
+            # discord.py connects fixed shards to Discord's own gateway; another API (DISCORD_API_URL, the tests'
+            # fake Discord) names its gateway in GET /gateway/bot, as it does when the shard count is not fixed
+            _count, url, _limits = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(commands.CatalogTranslator())
         await self.tree.sync()
