@@ -122,6 +122,7 @@ class StoredMessage:
     created: float = 0.0
     loading: bool = False  # a deferred response's "thinking" placeholder, not yet resolved
     shown: list[str] = field(default_factory=list)  # every content it has had, in order (edits included)
+    shown_files: list[str] = field(default_factory=list)  # every attachment's file name it has had
 
     @property
     def ephemeral(self) -> bool:
@@ -286,6 +287,10 @@ class FakeDiscord:
     def ever_public(self) -> list[str]:
         """Every text any channel message has ever shown to everyone (edited away or deleted since, too)."""
         return [text for m in self.messages.values() if not m.ephemeral for text in m.shown]
+
+    def ever_public_files(self) -> list[str]:
+        """The file names of every attachment any channel message has ever shown to everyone."""
+        return [name for m in self.messages.values() if not m.ephemeral for name in m.shown_files]
 
     def visible_to(self, user: FakeUser, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return sorted(
@@ -614,6 +619,7 @@ class FakeDiscord:
             msg.attachments = keep
         elif files:
             msg.attachments = [Attachment(snowflake(), name, data, ctype) for _, name, data, ctype in files]
+        msg.shown_files.extend(a.filename for a in msg.attachments if a.filename not in msg.shown_files)
 
     async def _channel(self, request: web.Request, channel_id: int, rest: list[str]) -> web.Response:
         if channel_id not in (CHANNEL_ID, OTHER_CHANNEL_ID):
