@@ -215,6 +215,8 @@ class Application(Lobby, Play, Info):
                 raise Notice(self.broken_text(lang), alert=True) from None
             except Conflict:
                 raise Notice(t(lang, "Already done: the table has moved on."), alert=False) from None
+            except TableBusy:  # e.g. a game chosen in "Which game?" while a table is open: expected, not a crash
+                raise Notice(t(lang, "A table is already open here."), alert=True) from None
             except InvalidInput:
                 raise Notice(t(lang, "This button is not valid."), alert=True) from None
             if isinstance(result, str):

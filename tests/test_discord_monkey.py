@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
+from testkit.fake_discord import OTHER_CHANNEL_ID, FakeDiscord, FakeUser, InteractionRecord, StoredMessage
 from tests.test_discord_e2e import (
     ALICE,
     BOB,
@@ -89,10 +89,6 @@ async def test_monkeys_on_discord(fake: FakeDiscord, tmp_path: Path, caplog: pyt
     users = [ALICE, BOB, CAROL, MALLORY]
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         players = {u.id: Player(fake, run, u) for u in users}
-        await players[ALICE.id].slash("new", game="thousand", players=3)
-        for u in (BOB, CAROL):
-            await players[u.id].click(table_message(fake), "Join")
-        await players[ALICE.id].click(table_message(fake), "Start")
 
         async def act(rec: InteractionRecord) -> None:
             await run.settle(rec, quiet=QUIET)
@@ -103,16 +99,23 @@ async def test_monkeys_on_discord(fake: FakeDiscord, tmp_path: Path, caplog: pyt
             else:
                 await act(await fake.choose(mover.user, move.message, move.label))
 
+        await players[ALICE.id].slash("new", game="thousand", players=3)
+        for u in (BOB, CAROL):  # /join answers the joiner privately ("you have a seat") and the channel publicly
+            await players[u.id].slash("join")
+        await players[ALICE.id].click(table_message(fake), "Start")
+        # a lobby in a second channel, where people keep joining and leaving by command
+        await act(await fake.slash(MALLORY, "new", {"game": "kozel", "players": 4}, channel_id=OTHER_CHANNEL_ID))
+
         seen: list[tuple[StoredMessage, str]] = []  # (message, custom id) ever shown: stale presses later
         kinds: dict[str, int] = {}
         for _step in range(ACTIONS):
             user = rng.choice(users)
-            player = players[user.id]
             mine = visible_messages(fake, user)
             for m in mine:
                 seen.extend((m, c) for c in m.custom_ids() if (m, c) not in seen)
             kind = rng.choices(
-                ["move", "click", "choose", "stale", "forged", "command", "double"], [40, 15, 8, 10, 10, 10, 7]
+                ["move", "click", "choose", "stale", "forged", "command", "double", "overlap", "lobby"],
+                [40, 15, 8, 10, 10, 10, 7, 10, 10],
             )[0]
             kinds[kind] = kinds.get(kind, 0) + 1
             if kind == "move":  # whoever is to act plays one of his own controls (the game goes on)
@@ -137,13 +140,28 @@ async def test_monkeys_on_discord(fake: FakeDiscord, tmp_path: Path, caplog: pyt
                 await act(await fake.raw_click(user, on, forged_ids(rng, [c for _m, c in seen])))
             elif kind == "command":
                 name = rng.choice(sorted(COMMANDS))
-                await player.slash(name, **rng.choice(COMMANDS[name]))
+                await act(await fake.slash(user, name, rng.choice(COMMANDS[name])))
+            elif kind == "lobby":
+                name = rng.choice(["join", "join", "leave", "me", "settings"])
+                await act(await fake.slash(user, name, {}, channel_id=OTHER_CHANNEL_ID))
             elif kind == "double" and mine:  # the same button twice, before the first is answered
                 message = rng.choice(mine)
                 custom_id = rng.choice(message.custom_ids())
                 first = await fake.raw_click(user, message, custom_id)
                 second = await fake.raw_click(user, message, custom_id)
                 await run.settle(first, second, quiet=QUIET)
+            elif kind == "overlap":  # a command of somebody's while a move is played: the answers cross
+                movers = [p for p in players.values() if p.moves()]
+                if movers:
+                    mover = rng.choice(movers)
+                    name = rng.choice(["score", "me", "join", "rules"])
+                    command = await fake.slash(user, name, rng.choice(COMMANDS[name]))
+                    move = rng.choice(mover.moves())
+                    if move.kind == "button":
+                        pressed = await fake.click(mover.user, move.message, move.label)
+                    else:
+                        pressed = await fake.choose(mover.user, move.message, move.label)
+                    await run.settle(command, pressed, quiet=QUIET)
         await app.idle()
         await run.settle()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]

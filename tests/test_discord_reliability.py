@@ -211,3 +211,17 @@ def test_wrong_shard_settings_stop_the_start_with_a_clear_message(
     monkeypatch.setenv("DISCORD_SHARD_IDS", ids)
     with pytest.raises(ValidationError, match=error):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+async def test_a_game_chosen_while_a_table_is_open_is_a_notice_not_a_crash(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice, bob = Player(fake, run, ALICE), Player(fake, run, BOB)
+        chooser_rec = await alice.slash("new", game="chess")  # "Which game?" with a button per game
+        chooser = fake.messages[chooser_rec.original_id]
+        await bob.slash("new", game="thousand")
+        await alice.click(chooser, "Kozel")
+        assert fake.ephemeral_for(ALICE)[-1].content == "A table is already open here."
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)
