@@ -34,7 +34,13 @@ SEED = int(os.environ.get("DISCORD_MONKEY_SEED", "26"))
 HUGE = "9" * 25
 QUIET = 0.005  # seconds without a request to Discord that count as "settled"
 COMMANDS = {
-    "new": [{"game": "thousand"}, {"game": "kozel", "players": 2}, {"game": "deberts", "players": 9}, {"game": "x"}],
+    "new": [
+        {"game": "thousand"},
+        {"game": "kozel", "players": 2},
+        {"game": "deberts", "players": 9},
+        {"game": "x"},
+        {},
+    ],
     "join": [{}],
     "leave": [{}],
     "stop": [{}],

@@ -225,3 +225,17 @@ async def test_a_game_chosen_while_a_table_is_open_is_a_notice_not_a_crash(
         assert fake.ephemeral_for(ALICE)[-1].content == "A table is already open here."
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         all_acknowledged_in_time(fake)
+
+
+async def test_a_command_discord_py_cannot_read_is_answered_privately(
+    fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """/new without its required game: forged, or from a Discord client that knows an older version of it."""
+    app = StandIn()
+    async with running(fake, app) as run:
+        rec = await fake.slash(BOB, "new", {})
+        await run.settle(rec)
+        assert [m.content for m in fake.ephemeral_for(BOB)] == ["Unknown command. /help lists what I understand."]
+        assert fake.channel_messages() == [] and app.received == []
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)

@@ -57,6 +57,7 @@ class TableClient(discord.AutoShardedClient):
         self.tree: app_commands.CommandTree[TableClient] = app_commands.CommandTree(self)
         for command in commands.build(self._run_command):
             self.tree.add_command(command)
+        self.tree.error(self._unreadable_command)
         self.handler: Handler | None = None
         self.clock = clock
         self.live = LiveInteractions(clock)
@@ -129,6 +130,23 @@ class TableClient(discord.AutoShardedClient):
                 await interaction.delete_original_response()
             except discord.HTTPException:
                 log.warning("could not remove the placeholder of /%s", name)
+
+    async def _unreadable_command(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A command discord.py could not read (an unknown name, a missing or wrong option: forged, or from a
+        Discord client that still knows an older version of the commands): answered at once, privately, and
+        noted as such rather than as a crash."""
+        handle = Handle(interaction, self.clock())
+        log.warning("a command could not be read: %s", error)
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.send_message(texts.not_understood(handle.locale), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer an unreadable command")
+        finally:
+            self.ack_delays.append(self.clock() - handle.received)
 
     # ------------------------------------------------------------------ components
 
