@@ -21,8 +21,8 @@ from bot.storage import FINISHED, PLAYING
 from core.ai import ComputerPlayer
 from core.base import Action
 from core.thousand.cards import STRENGTH
-from tests.discord_support import Running, running
-from tests.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
+from testkit.discord_support import Running, running
+from testkit.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
 
 ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")

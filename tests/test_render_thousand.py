@@ -11,7 +11,7 @@ from renderers import render_hand, render_score_sheet, render_table, sheet, tabl
 from renderers import table as T
 from renderers.cards import card_face
 from renderers.hand import CARD_WIDTH, hand_image, sort_cards
-from renderers.positions import find
+from testkit.positions import find
 from tests.render_probe import card_core, contains
 
 NAMES = ["Александра Константинопольская", "Bob 🔥", "W" * 32, "Ґалина"]
