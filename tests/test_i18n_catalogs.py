@@ -187,10 +187,19 @@ def test_the_lobby_rules_help_and_prompts_speak_the_language_whole(lang, monkeyp
         for page in ("main", "set"):
             for timer in texts.TIMER_CHOICES:
                 lobby_message(
-                    table_id=1, rev=1, game=game, players=players, seats=seats[:players], host_name="Ann",
-                    options={}, timer=timer, lang=lang, page=page,
-                    min_players=rules.min_players, max_players=rules.max_players,
-                )  # fmt: skip
+                    table_id=1,
+                    rev=1,
+                    game=game,
+                    players=players,
+                    seats=seats[:players],
+                    host_name="Ann",
+                    options={},
+                    timer=timer,
+                    lang=lang,
+                    page=page,
+                    min_players=rules.min_players,
+                    max_players=rules.max_players,
+                )
         for row in texts.option_rows(game, players):
             for value in row.get("choices") or [row["default"]]:
                 texts.option_line(row["name"], value, lang)

@@ -190,8 +190,14 @@ async def test_kozel_first_tile_has_one_button_and_the_table_speaks_of_tiles(tmp
         fits = list(view["playable"])
         assert [b.label for b in tiles] == [keyboards.tile_label(x) for x in picture_order(view) if x in fits]
         if view["first_rule"] and len(fits) < len(view["hand"]):
-            assert t(lang, "The game opens with {tile}: 1-1 leads, else the next double held (2-2 … 6-6, 0-0).",
-                     tile=keyboards.tile_label(fits[0])) in shown.text  # fmt: skip
+            assert (
+                t(
+                    lang,
+                    "The game opens with {tile}: 1-1 leads, else the next double held (2-2 … 6-6, 0-0).",
+                    tile=keyboards.tile_label(fits[0]),
+                )
+                in shown.text
+            )
         await user.press(shown, tiles[0])
         await world.app.idle()
         table = world.table_message()
