@@ -174,7 +174,7 @@ def test_the_lobby_rules_help_and_prompts_speak_the_language_whole(lang, monkeyp
     Russian and Ukrainian has no English left: every text looked up has a translation."""
     import core.i18n.messages as messages_module
     from bot import prompts, texts
-    from bot.messages import SeatInfo, lobby_message
+    from bot.messages import LobbyView, SeatInfo, lobby_message
     from core import games
     from core.i18n.catalogs import translations
 
@@ -186,20 +186,8 @@ def test_the_lobby_rules_help_and_prompts_speak_the_language_whole(lang, monkeyp
         seats = [SeatInfo(0, "Ann"), SeatInfo(1, "Bob", computer="normal"), SeatInfo(2, "Cid", taken_over=True)]
         for page in ("main", "set"):
             for timer in texts.TIMER_CHOICES:
-                lobby_message(
-                    table_id=1,
-                    rev=1,
-                    game=game,
-                    players=players,
-                    seats=seats[:players],
-                    host_name="Ann",
-                    options={},
-                    timer=timer,
-                    lang=lang,
-                    page=page,
-                    min_players=rules.min_players,
-                    max_players=rules.max_players,
-                )
+                lobby = LobbyView(1, 1, rules, players, tuple(seats[:players]), "Ann", {}, timer, page)
+                lobby_message(lobby, lang)
         for row in texts.option_rows(game, players):
             for value in row.get("choices") or [row["default"]]:
                 texts.option_line(row["name"], value, lang)
