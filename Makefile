@@ -1,6 +1,6 @@
 # Two entry points: `make run` starts the bot, `make test` runs the whole test suite.
 # Both create or update the virtual environment in .venv from pyproject.toml: `make run` installs the runtime
-# dependencies only (stamp .installed-run); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
+# dependencies only (stamp .installed, the name tools/merge_catalogs relies on); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -12,7 +12,7 @@ LOCALES := core/i18n/locale
 POT := $(LOCALES)/tablebot.pot
 BABEL_KEYWORDS := --no-default-keywords -k t:2 -k tn:2,3 -k N_
 
-RUNTIME := $(VENV)/.installed-run
+RUNTIME := $(VENV)/.installed
 DEV := $(VENV)/.installed-dev
 
 $(RUNTIME): pyproject.toml
