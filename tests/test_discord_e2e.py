@@ -175,8 +175,8 @@ Policy = Callable[[Player, list[Move], list[int], int, Action | None], Move]
 
 
 def table_message(fake: FakeDiscord) -> StoredMessage:
-    """The newest channel message with "Show my hand" (the table), else with "Join" (the lobby)."""
-    for label in ("Show my hand", "Join"):
+    """The newest channel message with "Show my hand" / "Show my tiles" (the table), else with "Join" (the lobby)."""
+    for label in ("Show my", "Join"):
         for msg in sorted(fake.channel_messages(), key=lambda m: -m.id):
             if any(label in (b.get("label") or "") for b in msg.buttons()):
                 return msg

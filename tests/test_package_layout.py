@@ -86,7 +86,7 @@ def test_no_imports_hidden_inside_functions(game: str) -> None:
 BOT = CORE.parent / "bot"
 APP_ORDER = ("results", "context", "people", "publishing", "turns", "lobby", "info", "application", "__init__")
 BOTTOM = {"bot", "bot.port", "bot.config", "bot.notice", "bot.texts"}  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.messages"})
+HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages"})
 
 
 def bot_modules() -> dict[str, Path]:
