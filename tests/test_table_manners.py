@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from bot import keyboards
-from bot.fakeport import FakeUser, Shown
 from core import games
 from core.ai.player import ComputerPlayer
 from core.base import Action
 from core.cards import pretty
 from core.i18n import t
 from renderers.hand import picture_order
+from testkit.fakeport import FakeUser, Shown
 from tests.app_support import World, db_path, make_world, open_table
 
 LANGS = ["en", "ru"]

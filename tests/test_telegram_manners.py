@@ -9,9 +9,9 @@ import pytest
 from bot import keyboards
 from core.i18n import t
 from renderers.hand import picture_order
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
+from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
-from tests.telegram_players import PREFIX, Player
 from tests.test_telegram_games import Here, lobby_of, table_of
 
 GROUP = -1001
