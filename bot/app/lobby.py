@@ -37,7 +37,7 @@ class Lobby:
         words = cmd.args.split()
         game = texts.parse_game(cmd.args)
         if game is None:
-            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in ("thousand", "deberts", "kozel"))]
+            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in games.NAMES)]
             text = t(lang, "Which game? Choose one, or type /new thousand, /new deberts or /new kozel.")
             await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
             return
@@ -210,7 +210,7 @@ class Lobby:
             current = self.ctx.timer_of(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
-            shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+            shown = t(lang, "Turn timer") + ": " + texts.timer_text(nxt, lang)
         elif index == texts.TIMEOUT_MOVES_ROW and self.ctx.timer_of(rec) >= texts.LONG_TIMER:
             on = not self.ctx.timeout_moves(rec)
             options.pop("timeout_moves", None)
@@ -271,10 +271,10 @@ class Lobby:
 
     async def join(self, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
         for _ in range(RETRIES):
+            if self.ctx.seat_of(rec, user.id) is not None:  # seated, in the lobby or in the game: say so
+                raise Notice(t(lang, "You already have a seat at this table."))
             if rec.status != LOBBY:
                 raise Notice(t(lang, "The game has already started."))
-            if self.ctx.seat_of(rec, user.id) is not None:
-                raise Notice(t(lang, "You already have a seat at this table."))
             taken = {s.seat for s in rec.seats}
             free = [s for s in range(rec.players) if s not in taken]
             if not free:

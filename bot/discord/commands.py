@@ -22,6 +22,8 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
+from bot.payloads import MAX_ID
+from core import games
 from core.i18n import N_, t
 
 LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk"}
@@ -38,7 +40,7 @@ class Option:
     choices: tuple[tuple[str, str], ...] = ()
 
 
-GAMES = (("thousand", N_("Thousand")), ("deberts", N_("Deberts")), ("kozel", N_("Kozel")))
+GAMES = tuple((game.name, game.title) for game in games.GAMES)
 LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
 
 # (name msgid, description msgid, options), in the order of bot.port.COMMANDS
@@ -106,7 +108,9 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
     async def language(interaction: discord.Interaction[Any], language: str = "") -> None:
         await run(interaction, name, language)
 
-    async def number(interaction: discord.Interaction[Any], number: app_commands.Range[int, 1] | None = None) -> None:
+    async def number(
+        interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, MAX_ID] | None = None
+    ) -> None:
         await run(interaction, name, "" if number is None else str(number))
 
     shapes: dict[tuple[tuple[str, bool], ...], Callable[..., Awaitable[None]]] = {
