@@ -45,6 +45,7 @@ async def test_leave_tells_the_leaver_privately_with_the_button_to_come_back(tmp
         assert [b.label for b in hand.buttons()] == [t(lang, "Take my seat back")]
         text, _alert = await bob.press_label(told, t(lang, "Take my seat back"))
         assert text == t(lang, "Welcome back: your seat is yours again.")
+        assert told.buttons() == [] and told.text == text  # the notice has done its job
         rec = await world.app.storage.table(1)
         assert not next(s for s in rec.seats if s.user.name == "Bob").taken_over
     finally:

@@ -139,9 +139,20 @@ async def test_thousand_for_three_until_the_first_score_sheet_then_russian(playg
     picture = await jpeg_of(page, sheet.locator("img"))
     assert picture.width > 300 and picture.height > 150
 
+    # my language is mine: the page and my private pane switch, the room keeps its language
     await page.select_option("#lang", "ru")
     await expect(page.locator("[data-t=start_title]")).to_have_text("Начать игру")
-    await expect(group.locator("li.said").last).to_have_text("Anna/lang ru")
+    await expect(private.locator("li.said").last).to_have_text("Anna/lang ru")
+    sheets = group.locator("li.bot", has=page.locator("img[data-name='sheet.jpg']"))
+    count = await sheets.count()
+    await group.locator("input").fill("/score")
+    await group.locator("input").press("Enter")
+    await expect(sheets).to_have_count(count + 1)
+    await expect(sheets.last.locator(".text")).to_contain_text("Thousand #1")  # the room's sheet, still in English
+    assert not re.search("[а-яё]", await sheets.last.locator(".text").inner_text(), re.IGNORECASE)
+    # the room's language changes by /lang typed in the room, as in a chat
+    await group.locator("input").fill("/lang ru")
+    await group.locator("input").press("Enter")
     await group.locator("input").fill("/score")
     await group.locator("input").press("Enter")
     score = group.locator("li.bot").last

@@ -129,8 +129,15 @@ class Turns:
         await self.publishing.announce(
             rec, chat_rec, t(self.people.chat_lang(chat_rec), "{name} is back at the table.", name=user.name)
         )
+        welcome = t(self.people.user_lang(user, press.user), "Welcome back: your seat is yours again.")
+        hand = MessageRef.from_json(rec.seats[seat].private_ref)
+        pressed = press.message
+        if press.chat is None and pressed is not None and (hand is None or hand.message_id != pressed.message_id):
+            # the private notice that carried the button has done its job: it loses the button (best effort)
+            with contextlib.suppress(Exception):
+                await self.ctx.port_for(press.user.platform).edit_private(press.user, pressed, Message(welcome))
         await self.publishing.send_hand(rec, seat)
-        return t(lang, "Welcome back: your seat is yours again.")
+        return welcome
 
     async def press_hint(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """💡: what the normal computer player would do now, and what that move does; to the presser alone."""
