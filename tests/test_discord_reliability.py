@@ -31,7 +31,7 @@ def public_texts(fake: FakeDiscord) -> list[str]:
     return fake.ever_public()
 
 
-async def test_join_tells_the_joiner_privately_and_answers_publicly(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_join_tells_the_joiner_privately_and_nothing_in_the_channel(fake: FakeDiscord, tmp_path: Path) -> None:
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice, bob = Player(fake, run, ALICE), Player(fake, run, BOB)
         await alice.slash("new", game="thousand", players=3)
@@ -39,8 +39,11 @@ async def test_join_tells_the_joiner_privately_and_answers_publicly(fake: FakeDi
         assert not [c for c in public_texts(fake) if SEAT_NOTE in c]  # nobody else sees Bob's note
         assert [m for m in fake.ephemeral_for(BOB) if SEAT_NOTE in m.content]
         assert not [m for m in fake.ephemeral_for(ALICE) if SEAT_NOTE in m.content and "bob" in m.content.lower()]
-        answer = fake.messages[rec.original_id]  # the public answer took the command's placeholder
-        assert not answer.ephemeral and not answer.deleted and answer.content == "You have joined the table."
+        # "You have joined the table." is Bob's alone (issue 27 point 4): ephemeral, never in the channel
+        assert [m for m in fake.ephemeral_for(BOB) if m.content == "You have joined the table."]
+        assert "You have joined the table." not in public_texts(fake)
+        placeholder = fake.messages[rec.original_id]  # the command's public "thinking…" did not stay
+        assert placeholder.deleted or placeholder.ephemeral
         assert "bob" in table_message(fake).content
         all_acknowledged_in_time(fake)
 

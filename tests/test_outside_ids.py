@@ -43,7 +43,7 @@ async def test_an_export_number_out_of_range_is_no_such_game(tmp_path, caplog) -
     try:
         ann = world.user("Ann")
         await ann.say(world.chat, "export", HUGE)
-        assert world.group()[-1].text == "No such game in this chat."
+        assert world.port.private(ann.user.id)[-1].text == "No such game in this chat."  # to her alone
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     finally:
         await world.app.close()
