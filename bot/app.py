@@ -31,7 +31,7 @@ from bot.live import Live, catch_up, replay
 from bot.lobby import Lobby
 from bot.notice import Notice
 from bot.play import Play
-from bot.port import Chat, Command, Message, MessageGone, Port, Press, PrivateStart, Unreachable, User
+from bot.port import Answering, Chat, Command, Message, MessageGone, Port, Press, PrivateStart, Unreachable, User
 from bot.storage import (
     BrokenTable,
     ChatRec,
@@ -85,6 +85,8 @@ class Application(Lobby, Play, Info):
         self._users: dict[tuple[str, str], UserRec] = {}
         self._answered_early: set[int] = set()
         self._inflight: set[asyncio.Task[Any]] = set()
+        self.observers: list[Callable[[int], None]] = []  # told of every stored change of a table (bot.webapp)
+        self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): Mini App buttons
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def attach(self, port: Port) -> None:
@@ -229,7 +231,7 @@ class Application(Lobby, Play, Info):
             if id(press) in self._answered_early:
                 self._answered_early.discard(id(press))
             else:
-                port = self.ports.get(press.user.platform)
+                port = self.answerer(press)
                 if port is not None:
                     try:
                         await port.answer(press, text, alert=alert)
@@ -241,12 +243,26 @@ class Application(Lobby, Play, Info):
         if id(press) in self._answered_early:
             return
         self._answered_early.add(id(press))
-        port = self.ports.get(press.user.platform)
+        port = self.answerer(press)
         if port is not None:
             try:
                 await port.answer(press, None, alert=False)
             except Exception:
                 log.exception("answering a press failed")
+
+    def answerer(self, press: Press) -> Answering | Port | None:
+        """Who answers a press: the web table's page it came from, else the platform's port."""
+        if isinstance(press.handle, Answering):
+            return press.handle
+        return self.ports.get(press.user.platform)
+
+    def table_changed(self, table_id: int) -> None:
+        """A table's stored state changed (a move, a start): tell the observers (the web table's pages)."""
+        for observer in self.observers:
+            try:
+                observer(table_id)
+            except Exception:
+                log.exception("a table observer failed")
 
     async def private_start(self, start: PrivateStart) -> None:
         """The user opened the private chat (with an invitation's payload, or none)."""
@@ -406,10 +422,12 @@ def _start_processes(pool: ProcessPoolExecutor) -> None:
 async def create_application(settings: Any, *, clock: Callable[[], datetime] | None = None) -> Application:
     """Open the storage of ``settings`` (migrating it) and build the application over it."""
     storage = await Storage.open(settings.database_url, data_dir=settings.data_dir)
-    return Application(
+    app = Application(
         storage,
         clock=clock,
         computer_pause=settings.computer_pause,
         tick_interval=settings.tick_interval,
         think_cap=settings.think_cap,
     )
+    app.webapp_url = getattr(settings, "webapp_url", None)
+    return app

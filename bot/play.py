@@ -53,6 +53,7 @@ class Play:
         lobby_ref = MessageRef.from_json(rec.message_ref)
         rec = await self.storage.start_table(rec.id, rec.lobby_rev, state.to_json(), deadline, kind)
         self._live[rec.id] = Live(rec.id, rec.version, state, list(events), list(events))
+        self.table_changed(rec.id)
         self._pending.pop(rec.id, None)
         chat = await self.chat_by_id(rec.chat_id)
         port = self.port_for(chat.platform)
@@ -203,6 +204,7 @@ class Play:
         live.version = stored.version
         live.advance(events, dealt, deal)
         self._live[rec.id] = live
+        self.table_changed(rec.id)
         if on_stored is not None:
             await on_stored()
         await self.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)

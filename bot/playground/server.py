@@ -52,6 +52,10 @@ def make_web_app(handler: Handler, port: PlaygroundPort) -> web.Application:
     web_app.router.add_get("/media/{token}/{filename}", media)
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
+    if hasattr(handler, "observers"):  # the real application: the web table's view of the room's table too
+        from bot.webapp import install
+
+        install(web_app, handler, trust_names=True)
     return web_app
 
 
@@ -137,6 +141,10 @@ async def dispatch(handler: Handler, port: PlaygroundPort, client: Client, raw: 
     user, room = client.user, client.room
     if user is None or room is None:
         port.refuse(client, "no_hello", getattr(frame, "req", None))
+        return
+    if isinstance(frame, protocol.SayFrame):
+        port.said(client, frame.text, private=False, talk=True)
+        client.send({"type": "answer", "req": frame.req, "text": None, "alert": False})
         return
     handle = Handle(client, frame.req)
     try:
