@@ -29,6 +29,7 @@ ADAPTERS: dict[str, str] = {
     "telegram": "bot.telegram",
     "discord": "bot.discord",
     "playground": "bot.playground",
+    "webapp": "bot.webapp",  # the web table's own server (Mini App), with WEBAPP_URL
 }
 
 GO_LIVE = (
@@ -62,6 +63,8 @@ def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
     names = settings.adapters()
     if playground or not names:
         names.append("playground")
+    if settings.webapp_url:
+        names.append("webapp")
     return names
 
 

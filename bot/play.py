@@ -25,6 +25,7 @@ from bot.notice import Notice
 from bot.payloads import Payload
 from bot.port import Chat, Message, MessageRef, Press, Unreachable
 from bot.storage import FINISHED, LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
+from bot.webapp import links
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
 from core.base import Action, Event, GameState, MalformedAction
@@ -265,6 +266,8 @@ class Play:
             text = messages.fit("\n".join([msg.text, *extra]))
             buttons = msg.buttons if rec.status == PLAYING else ()
             msg = Message(text, image=msg.image, image_name=msg.image_name, buttons=buttons)
+        if rec.status == PLAYING:
+            msg = links.with_open_button(msg, self.webapp_url, rec.id, lang)
         return msg
 
     async def refresh_table(self: Application, rec: TableRec, notes: list[str] | None = None) -> None:
@@ -383,6 +386,8 @@ class Play:
         )
         if seat_rec.taken_over:
             msg = Message(msg.text, image=msg.image, image_name=msg.image_name)
+        if not view.get("finished"):
+            msg = links.with_open_button(msg, self.webapp_url, rec.id, lang)
         ref = MessageRef.from_json(seat_rec.private_ref)
         try:
             if press is not None and step is not None and press.message is not None:

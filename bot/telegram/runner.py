@@ -54,7 +54,9 @@ def make_port(settings: Settings, bot: Bot) -> TelegramPort:
         group_per_minute=settings.telegram_group_per_minute,
         global_per_second=settings.telegram_global_per_second,
     )
-    return TelegramPort(bot, flood)
+    port = TelegramPort(bot, flood)
+    port.webapp_name = settings.telegram_webapp_name
+    return port
 
 
 def make_dispatcher(app: Application, port: TelegramPort) -> Dispatcher:

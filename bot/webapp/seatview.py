@@ -21,7 +21,7 @@ from bot.messages import SeatInfo
 from bot.storage import PLAYING, TableRec
 from bot.webapp.pictures import Pictures
 from core.base import Action, GameError
-from core.i18n import t
+from core.i18n import N_, t
 from renderers import render_hand, render_score_sheet, render_table
 from renderers.hand import hand_boxes
 
@@ -29,12 +29,12 @@ RECENT_LINES = 3  # sentences under the table
 
 # why a card or tile cannot be played now (``core``'s refusal codes), in the viewer's language
 REFUSALS = {
-    "must_follow_suit": "You must follow suit.",
-    "must_trump": "You have none of the suit led: you must play a trump.",
-    "must_overtrump": "Trump was led: you must beat the highest trump on the table.",
-    "no_match": "This tile fits neither end of the line.",
-    "must_lead": "The first tile of the game must be {tile}.",
-    "not_your_turn": "It is not your turn.",
+    "must_follow_suit": N_("You must follow suit."),
+    "must_trump": N_("You have none of the suit led: you must play a trump."),
+    "must_overtrump": N_("Trump was led: you must beat the highest trump on the table."),
+    "no_match": N_("This tile fits neither end of the line."),
+    "must_lead": N_("The first tile of the game must be {tile}."),
+    "not_your_turn": N_("It is not your turn."),
 }
 
 
