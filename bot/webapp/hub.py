@@ -215,7 +215,8 @@ class Hub:
             w.send({"type": "error", "code": "bad_button", "req": req})
             return
         press = Press(w.user, None, str(payload), None, handle=PageHandle(w, req))
-        await self.app.press(press)
+        # its own task: the application waits for presses in flight (``idle``), never for the page's socket
+        await asyncio.create_task(self.app.press(press))
 
     # ---- other workers -------------------------------------------------------------------------------
     async def _poll_loop(self) -> None:

@@ -72,12 +72,16 @@ WEBTABLE_KEY = web.AppKey("webtable", WebTable)
 
 def mount(web_app: web.Application, table: WebTable) -> None:
     web_app[WEBTABLE_KEY] = table
-    web_app.router.add_get("/app", lambda _r: web.HTTPFound("/app/"))
+    web_app.router.add_get("/app", to_page)
     web_app.router.add_get("/app/", page)
     web_app.router.add_get("/app/static/{name}", static_file)
     web_app.router.add_get("/app/pic/{token}", picture)
     web_app.router.add_post("/app/api/session", session)
     web_app.router.add_get("/app/ws", websocket)
+
+
+async def to_page(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/app/")
 
 
 async def page(request: web.Request) -> web.Response:
