@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib
 import signal
 import sys
+from collections.abc import Callable
 from errno import EADDRINUSE
+from typing import Any
 
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
@@ -74,6 +77,8 @@ async def run(settings: Settings, names: list[str]) -> None:
 
     serves = {name: importlib.import_module(ADAPTERS[name]).serve for name in names}
     app = await create_application(settings)
+    if "playground" in serves:  # the playground's page shows the web table of its room's game too
+        serves["playground"] = functools.partial(serves["playground"], extend=webtable_installer(app, settings))
     tasks = [asyncio.create_task(serve(app, settings), name=name) for name, serve in serves.items()]
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -94,6 +99,14 @@ async def run(settings: Settings, names: list[str]) -> None:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await app.close()
+
+
+def webtable_installer(app: Any, settings: Settings) -> Callable[[Any], Any]:
+    """What adds the web table (``bot.webapp``) to the playground's server: names are believed there, as on the
+    playground's own page (127.0.0.1 by default)."""
+    from bot.webapp import install
+
+    return lambda web_app: install(web_app, app, trust_names=True, poll_interval=settings.webapp_poll_interval)
 
 
 def main(argv: list[str] | None = None) -> int:

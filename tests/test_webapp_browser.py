@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
+from bot.__main__ import webtable_installer
 from bot.app import create_application
 from bot.playground import PlaygroundPort, start_site
 from tests.browser_support import chromium, screenshot
@@ -44,7 +45,8 @@ async def site(tmp_path: Path):
     port = PlaygroundPort(edit_interval=0.02)
     app.attach(port)
     await app.start()
-    runner, url = await start_site(app, port, "127.0.0.1", 0)
+    extend = webtable_installer(app, settings_for(tmp_path))  # as python -m bot serves the playground
+    runner, url = await start_site(app, port, "127.0.0.1", 0, extend=extend)
     yield app, url
     await port.close()
     await runner.cleanup()

@@ -228,7 +228,7 @@ async def test_a_move_stored_by_another_worker_reaches_an_open_page(tmp_path: Pa
             user = fresh.seats[seat].user
             action = live.state.legal_actions(seat)[0]
             payload = f"a.{rec.id}.{fresh.version}.{action.code()}"
-            await second.press(Press(second.user_value(user), Chat("playground", "den", title="den"), payload))
+            await second.press(Press(second.ctx.user_value(user), Chat("playground", "den", title="den"), payload))
             moved = await page.wait(lambda f: f.get("type") == "table" and f["version"] > frame["version"])
             assert moved["version"] == fresh.version + 1
             await page.close()

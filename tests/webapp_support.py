@@ -82,7 +82,7 @@ async def open_game(
     for user in (host, *people):  # reachable privately, as after a tab of theirs said hello
         port.users[user.id] = user  # type: ignore[attr-defined]
     await app.command(Command(host, chat, "new", f"{game} {seats}"))
-    chat_rec = await app.chat_rec(chat)
+    chat_rec = await app.people.chat_rec(chat)
     rec = await app.storage.open_table(chat_rec.id)
     assert rec is not None
     for user in people:

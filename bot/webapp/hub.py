@@ -96,15 +96,15 @@ class Hub:
 
     # ---- life cycle ----------------------------------------------------------------------------------
     def start(self) -> None:
-        if self.changed not in self.app.observers:
-            self.app.observers.append(self.changed)
+        if self.changed not in self.app.ctx.observers:
+            self.app.ctx.observers.append(self.changed)
         self._tasks.append(asyncio.create_task(self._poll_loop()))
         if self.redis_url:
             self._tasks.append(asyncio.create_task(self._redis_loop()))
 
     async def close(self) -> None:
         with contextlib.suppress(ValueError):
-            self.app.observers.remove(self.changed)
+            self.app.ctx.observers.remove(self.changed)
         for task in [*self._tasks, *self._running.values()]:
             task.cancel()
         for task in [*self._tasks, *self._running.values()]:
@@ -158,7 +158,7 @@ class Hub:
         if w.session.room is None:
             return None
         room = w.session.room
-        chat = await self.app.chat_rec(Chat(w.user.platform, room, title=room))
+        chat = await self.app.people.chat_rec(Chat(w.user.platform, room, title=room))
         rec = await storage.open_table(chat.id)
         if rec is None and w.table_id is not None:
             with contextlib.suppress(NotFound):
@@ -177,10 +177,10 @@ class Hub:
             return
         if not force and w.table_id == rec.id and w.shown == (rec.version, rec.status):
             return
-        user = await self.app.user_rec(w.user)
-        seat = self.app.seat_of(rec, user.id)
-        names = self.app.names(rec, w.lang)
-        infos = self.app.infos(rec, w.lang)
+        user = await self.app.people.user_rec(w.user)
+        seat = self.app.ctx.seat_of(rec, user.id)
+        names = self.app.publishing.names(rec, w.lang)
+        infos = self.app.publishing.infos(rec, w.lang)
         result = await self._result(rec, names, w.lang) if rec.status == FINISHED else None
         live = await self.app.live(rec)
         if live.version != rec.version:  # moved on meanwhile: the next change refreshes again
@@ -194,7 +194,7 @@ class Hub:
             infos=infos,
             lang=w.lang,
             pictures=self.pictures,
-            style=getattr(self.app, "style", "classic"),
+            style=self.app.ctx.style,
             result=result,
         )
         w.table_id, w.shown, w.seat = rec.id, (rec.version, rec.status), seat
@@ -203,7 +203,7 @@ class Hub:
     async def _result(self, rec: TableRec, names: list[str], lang: str) -> str | None:
         live = await self.app.live(rec)
         try:
-            return await self.app.final_line(rec, live.state, names, lang)
+            return await self.app.publishing.final_line(rec, live.state, names, lang)
         except StorageError:
             return None
 

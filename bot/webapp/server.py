@@ -18,13 +18,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot.playground import protocol as playground_protocol
 from bot.port import User
 from bot.storage import NotFound
 from bot.webapp.auth import BadInitData, Session, Sessions, table_of, telegram_user
@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 STATIC = resources.files("bot.webapp") / "static"
 STATIC_FILES = {"table.js": "text/javascript", "page.js": "text/javascript", "table.css": "text/css"}
 MAX_FRAME = 4096
+ROOM_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # a playground room, as bot.playground.protocol has it
+MAX_NAME = 32
+LANGUAGES = ("en", "ru", "uk")
 
 CSP = "; ".join(
     [
@@ -151,11 +154,11 @@ def _playground_session(table: WebTable, body: dict[str, Any]) -> web.Response:
     name, room, lang = body.get("name"), body.get("room"), body.get("lang")
     if not isinstance(name, str) or not isinstance(room, str):
         return _refuse("bad_hello", 400)
-    name = playground_protocol.clean_name(name)
-    if name is None or not playground_protocol.ROOM_RE.fullmatch(room):
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split())[:MAX_NAME]
+    if not name or not ROOM_RE.fullmatch(room):
         return _refuse("bad_hello", 400)
-    lang = lang if lang in playground_protocol.LANGUAGES else None
-    user = User("playground", playground_protocol.user_id(name), name, lang)
+    lang = lang if lang in LANGUAGES else None
+    user = User("playground", name.casefold(), name, lang)  # the playground's own user (bot.playground.protocol)
     token = table.sessions.issue(Session(user, (), room))
     return web.json_response({"session": token, "room": room}, headers={"Cache-Control": "no-store"})
 
