@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from tests.webapp_support import (
     settings_for,
 )
 
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ANNA = {"id": 4242, "first_name": "Anna", "last_name": "K", "language_code": "ru", "username": "anna"}
 
 
@@ -211,11 +213,15 @@ async def test_the_page_has_a_strict_content_security_policy_and_refuses_other_s
             assert res.status == 403
 
 
-async def test_a_move_stored_by_another_worker_reaches_an_open_page(tmp_path: Path):
+@pytest.mark.parametrize("how", ["polling the database", "Redis pub/sub"])
+async def test_a_move_stored_by_another_worker_reaches_an_open_page(tmp_path: Path, how: str):
     first = await new_app(tmp_path)
     second = await create_application(settings_for(tmp_path))
-    site = await serve_webapp(first, poll_interval=0.05)
-    other = await serve_webapp(second, poll_interval=0.05)
+    # with Redis the poll is too slow to be what delivers the move within the wait below
+    poll, redis_url = (0.05, None) if how.startswith("polling") else (3600.0, REDIS_URL)
+    site = await serve_webapp(first, poll_interval=poll, redis_url=redis_url)
+    other = await serve_webapp(second, poll_interval=poll, redis_url=redis_url)
+    await asyncio.sleep(0.2)  # both workers subscribed
     try:
         anna = person("Anna")
         rec = await open_game(first, "den", anna, "kozel", 2, people=(person("Boris"),))

@@ -49,12 +49,12 @@ class Site:
         await self.port.close()
 
 
-async def serve_webapp(app: Application, *, poll_interval: float = 1.0) -> Site:
+async def serve_webapp(app: Application, *, poll_interval: float = 1.0, redis_url: str | None = None) -> Site:
     """The application with a playground port, and the web table served on a free port of 127.0.0.1."""
     port = PlaygroundPort(edit_interval=0.01)
     app.attach(port)
     web_app = web.Application()
-    install(web_app, app, bot_token=TOKEN, trust_names=True, poll_interval=poll_interval)
+    install(web_app, app, bot_token=TOKEN, trust_names=True, poll_interval=poll_interval, redis_url=redis_url)
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -61,7 +61,7 @@ class Context:
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
         self.answered_early: set[int] = set()
-        self.observers: list[Callable[[int], None]] = []  # told of every stored change of a table (bot.webapp)
+        self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
         self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
 
     def close_pools(self) -> None:
@@ -134,11 +134,12 @@ class Context:
             return press.handle
         return self.ports.get(press.user.platform)
 
-    def table_changed(self, table_id: int) -> None:
-        """A table's stored state changed (a move, a start): tell the observers (the web table's pages)."""
+    def table_changed(self, rec: TableRec) -> None:
+        """A table's stored state changed (a move, a start; ``rec`` as stored): tell the observers (the web
+        table's pages)."""
         for observer in self.observers:
             try:
-                observer(table_id)
+                observer(rec)
             except Exception:
                 log.exception("a table observer failed")
 

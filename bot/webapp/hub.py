@@ -1,7 +1,8 @@
 """The open web tables: one ``Watcher`` per page socket, refreshed when its table changes.
 
 A page watches one table (a Mini App session names it) or the open table of its room (the playground). The
-application calls ``Hub.changed(table_id)`` after a move is stored in this process (``Application.observers``);
+application calls ``Hub.changed(rec)`` after a move is stored in this process (``Context.observers``), with the
+table as stored;
 a move stored by another worker is noticed by polling the versions of the watched tables from the database every
 ``poll_interval`` seconds, or at once through Redis pub/sub when ``REDIS_URL`` is set (every worker publishes the
 tables it changed). A refresh builds each watcher's own frame (``bot.webapp.seatview``): a hand and its legal
@@ -89,6 +90,8 @@ class Hub:
         self.poll_interval = poll_interval
         self.redis_url = redis_url
         self._dirty: set[int] = set()
+        self._publishing: set[asyncio.Task[None]] = set()
+        self._known: dict[int, TableRec] = {}  # the newest stored record the application told us of
         self._running: dict[int, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
@@ -124,12 +127,16 @@ class Hub:
     def remove(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
 
-    def changed(self, table_id: int) -> None:
+    def changed(self, rec: TableRec) -> None:
         """A table's stored state changed in this process: refresh its pages (and tell the other workers)."""
-        self._schedule(table_id)
         if self._redis is not None:
-            task = asyncio.get_running_loop().create_task(self._publish(table_id))
-            task.add_done_callback(lambda _t: None)
+            self._publishing.add(asyncio.get_running_loop().create_task(self._publish(rec.id)))
+        if not any(w.table_id == rec.id or w.session.room is not None for w in self.watchers):
+            return
+        old = self._known.get(rec.id)
+        if old is None or old.version <= rec.version:
+            self._known[rec.id] = rec
+        self._schedule(rec.id)
 
     def _schedule(self, table_id: int) -> None:
         self._dirty.add(table_id)
@@ -140,9 +147,13 @@ class Hub:
     async def _refresh_table(self, table_id: int) -> None:
         while table_id in self._dirty:
             self._dirty.discard(table_id)
-            for w in [w for w in self.watchers if w.table_id == table_id]:
+            known = self._known.pop(table_id, None)
+            for w in list(self.watchers):
                 try:
-                    await self.refresh(w)
+                    if w.table_id == table_id:
+                        await self.refresh(w, known=known)
+                    elif known is not None and known.version == 0 and w.session.room is not None:
+                        await self.refresh(w)  # a table just started: it may be this room's
                 except Exception:
                     log.exception("refreshing a web table failed")
         self._running.pop(table_id, None)
@@ -167,9 +178,10 @@ class Hub:
                     return old
         return rec
 
-    async def refresh(self, w: Watcher, *, force: bool = False) -> None:
-        """Send the page its table's frame if the table moved on since the last one."""
-        rec = await self.locate(w)
+    async def refresh(self, w: Watcher, *, force: bool = False, known: TableRec | None = None) -> None:
+        """Send the page its table's frame if the table moved on since the last one (``known``: the table as the
+        application just stored it, so the database need not be asked)."""
+        rec = known if known is not None and known.id == w.table_id else await self.locate(w)
         if rec is None or rec.status == LOBBY or rec.state is None:
             if force or w.shown != (0, "none"):
                 w.table_id, w.shown, w.seat = None, (0, "none"), None
@@ -238,8 +250,12 @@ class Hub:
                 continue
 
     async def _publish(self, table_id: int) -> None:
-        with contextlib.suppress(Exception):
+        try:
             await self._redis.publish(CHANNEL, str(table_id))
+        except Exception:  # the poll still finds the move
+            log.warning("could not publish a web table change to Redis")
+        finally:
+            self._publishing.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     async def _redis_loop(self) -> None:
         import redis.asyncio as redis
