@@ -7,6 +7,8 @@ other. Each sample: the player to move sends the payload of its first legal acti
 * ``self``: until the tapping page has the table frame of the new version;
 * ``other``: until the second page has it;
 * ``picture``: until the tapping page has also fetched the new table picture (drawn for its seat);
+* ``stored``: until the application had checked and stored the move (its observer is called), the part of
+  ``self`` that is the application's and the database's, not the web table's;
 
 beside ``echo``: a bare aiohttp WebSocket echo of a frame of the same size on the same server, timed in alternation.
 ``p95_ratio`` = p95 of ``self`` / p95 of ``echo``. Last line: one JSON object with every figure.
@@ -98,7 +100,9 @@ async def run(samples: int) -> dict[str, Any]:
     await site.start()
     url = f"http://127.0.0.1:{runner.addresses[0][1]}"
     people = [User("playground", "anna", "Anna", "en"), User("playground", "boris", "Boris", "en")]
-    out: dict[str, list[float]] = {"self": [], "other": [], "picture": [], "echo": []}
+    out: dict[str, list[float]] = {"self": [], "other": [], "picture": [], "stored": [], "echo": []}
+    stored_at: list[float] = []
+    app.ctx.observers.append(lambda rec: stored_at.append(time.perf_counter()))
     games = 0
     async with aiohttp.ClientSession() as http:
         echo_ws = await http.ws_connect(url + "/echo")
@@ -139,6 +143,7 @@ async def run(samples: int) -> dict[str, Any]:
             version = frame["version"]
             payload = frame["actions"][0]["payload"]
             text = json.dumps({"type": "press", "payload": payload, "req": 1})
+            stored_at.clear()
             start = time.perf_counter()
             await pages[mover].ws.send_str(text)
             mine = await pages[mover].until(lambda f, v=version: f["version"] > v)
@@ -149,6 +154,7 @@ async def run(samples: int) -> dict[str, Any]:
             out["self"].append((mine - start) * 1000)
             out["other"].append((theirs - start) * 1000)
             out["picture"].append((pictured - start) * 1000)
+            out["stored"].append((stored_at[0] - start) * 1000)
             await app.idle()
             sized = json.dumps({"type": "echo", "pad": "x" * len(json.dumps(pages[mover].frame))})
             t0 = time.perf_counter()

@@ -39,6 +39,11 @@ class Pictures:
                 job.cancel()
         return PREFIX + token
 
+    def known(self, key: Hashable) -> str | None:
+        """The address of a picture already asked for, or None."""
+        token = self._by_key.get(key)
+        return None if token is None else PREFIX + token
+
     async def data(self, token: str) -> bytes | None:
         """The picture's JPEG bytes, or None for an unknown (or forgotten) token."""
         job = self._jobs.get(token)

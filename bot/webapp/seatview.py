@@ -94,7 +94,6 @@ async def build(
     """The frame of table ``rec`` for the viewer at ``seat`` (None: a spectator)."""
     state = live.state
     view = state.view(seat)
-    public = state.view(None)
     game = rec.game
     version = rec.version
     playing = rec.status == PLAYING and not rec.broken
@@ -140,15 +139,14 @@ async def build(
         )
         hand = {"picture": hand_pic, "items": items}
     sheet = None
-    rows = public.get("score_sheet") or []
+    rows = view.get("score_sheet") or []
     if rows:
-        sheet = {
-            "round": len(rows),
-            "picture": pictures.get(
-                ("sheet", rec.id, len(rows), bool(public.get("finished")), lang),
-                lambda: render_score_sheet(public, names=names, lang=lang).data,
-            ),
-        }
+        key = ("sheet", rec.id, len(rows), bool(view.get("finished")), lang)
+        url = pictures.known(key)
+        if url is None:  # the public view only when the sheet is new (once per round and language)
+            public = state.view(None)
+            url = pictures.get(key, lambda: render_score_sheet(public, names=names, lang=lang).data)
+        sheet = {"round": len(rows), "picture": url}
     to_act = view.get("to_act")
     your_turn = playing and seat is not None and to_act == seat and bool(legal)
     if rec.status not in (PLAYING, "finished"):
@@ -160,7 +158,7 @@ async def build(
         prompt = t(lang, "Your turn: {what}", what=messages._what(game, view, lang))
     elif legal:
         prompt = t(lang, "You may act now.")
-    lines = messages.sentences(game, live.recent, lang, names)[-RECENT_LINES:]
+    lines = messages.sentences(game, live.recent[-RECENT_LINES:], lang, names)
     return {
         "type": "table",
         "table": rec.id,
