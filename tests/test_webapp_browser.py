@@ -4,6 +4,7 @@ only by tapping the cards and tiles themselves (and the large buttons for bids a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,7 @@ async def test_a_kozel_against_the_computer_played_to_the_end_by_tapping_tiles(s
             continue
         if state == "over":
             break
-        assert (await page.title()).startswith("●")  # the page's title says it is my turn
+        await expect(page).to_have_title(re.compile("^● Your turn"))  # the page's title says it is my turn
         dead = page.locator("#webtable .wt-hit:not(.playable)")
         if not refused and await dead.count():
             # a tile that does not fit: the page says why and nothing changes
@@ -316,5 +317,5 @@ async def test_the_playground_on_a_phone_start_panel_room_talk_and_turn(site, br
     await expect(page.locator("#webtable .wt-hand-pic")).to_be_visible(timeout=20000)
     await expect(page.locator("#tabs [data-tab=table]")).to_have_class("active")
     await page.wait_for_function(READY)
-    assert (await page.title()).startswith("● Your turn")
+    await expect(page).to_have_title(re.compile("^● Your turn · Kozel #"))
     await page.context.close()

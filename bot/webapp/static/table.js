@@ -104,7 +104,7 @@ class WebTable {
       this.emptyEl.textContent = String(e.message || e);
       return;
     }
-    if (!token) return;
+    if (!token || this.closed) return; // closed while the session was asked for: no socket
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/app/ws`);
     this.ws = ws;
