@@ -18,7 +18,7 @@ from bot.port import Chat, Press
 from bot.webapp.auth import Session, Sessions, telegram_user
 from core.base import Action
 from renderers.hand import hand_boxes, hand_image
-from renderers.positions import find
+from testkit.positions import find
 from tests.webapp_support import (
     TOKEN,
     init_data,

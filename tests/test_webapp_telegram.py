@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
+from testkit.telegram_players import Player
 from tests.telegram_bot_support import LiveBot
-from tests.telegram_players import Player
 
 GROUP = -1001
 BASE = "https://cards.example.org"

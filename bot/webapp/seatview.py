@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from bot import keyboards, messages, payloads, texts
+from bot import keyboards, messages, payloads, prompts, texts
 from bot.live import Live
 from bot.messages import SeatInfo
 from bot.storage import PLAYING, TableRec
@@ -155,7 +155,10 @@ async def build(
         status = messages.turn_line(view, names, lang, infos)
     prompt = ""
     if your_turn:
-        prompt = t(lang, "Your turn: {what}", what=messages._what(game, view, lang))
+        prompt = t(lang, "Your turn: {what}", what=prompts.what(game, view, lang, names))
+        why = prompts.why(game, view, lang)  # why only some cards or tiles may go, where the view shows it
+        if why:
+            prompt += "\n" + why
     elif legal:
         prompt = t(lang, "You may act now.")
     lines = messages.sentences(game, live.recent[-RECENT_LINES:], lang, names)
