@@ -114,6 +114,8 @@ async def play_turn(page: Page, *, highest_bid: bool = False) -> str:
     """One move of mine by tapping: a playable card or tile (then its end or recipient), else a button."""
     before = await version(page)
     hit = page.locator("#webtable .wt-hit.playable")
+    offered = page.locator("#webtable .wt-choices button[data-payload]")
+    await expect(hit.or_(offered).first).to_be_attached()  # the frame of my turn is drawn
     if await hit.count():
         await tap(page, hit.first)
         ask = page.locator("#webtable .wt-choices .wt-ask")
