@@ -13,7 +13,8 @@ Baseline in the same run: a press of a button the bot does not know (answered at
 between the moves. Each worker count (``--workers``, default 1 and 2) plays each table count (``--tables``,
 default 2 and 6) for ``--duration`` seconds; ``max_tables_held`` is the largest table count whose p99 answer
 at a human pace stayed within 1 s. Goals: ``answer_p99_ms`` <= 1000 and ``next_turn_p99_ms`` <= 2500 at a
-human pace (the headline is the most workers at the most tables). A readable table, then one JSON line.
+human pace (the headline is the most workers at the most tables). The defaults take about 7 minutes. A readable
+table, then one JSON line.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", default="1,2", help="worker counts to run, e.g. 1,2 (default)")
     parser.add_argument("--tables", default="2,6", help="human-pace table counts to run (default 2,6)")
-    parser.add_argument("--duration", type=float, default=45.0, help="seconds of play per run (default 45)")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per run (default 60)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     workers = [int(x) for x in args.workers.split(",") if x]

@@ -817,6 +817,7 @@ class FakeBotAPI:
         update_id = update["update_id"]
         self._in_flight += 1
         sent_at = time.monotonic()
+        self.served_at.setdefault(update_id, sent_at)  # the bot may answer before its 200 comes back
         status: int | None = None
         post = asyncio.ensure_future(self._session.post(target, json=update, headers=headers))
         try:
@@ -832,11 +833,8 @@ class FakeBotAPI:
             self._touch()
         self.posted.setdefault(update_id, []).append((sent_at, time.monotonic(), status))
         if status is not None and status < 300:
-            self.served_at.setdefault(update_id, sent_at)
             self.deliveries.append((update_id, target))
             return
-        if status is None:  # not accepted in time (or the connection failed): it counts as served only later
-            self.served_at.setdefault(update_id, sent_at)
         await asyncio.sleep(self.redeliver_delay)
         if not self._closing and self.webhook is not None:
             self.redeliveries.append(update_id)
