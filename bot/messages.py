@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import keyboards, payloads, texts
 from bot.port import MAX_CAPTION, Button, Message
-from core.base import Event
+from core.base import Event, GameRules
 from core.i18n import describe, t
 from renderers import render_hand, render_score_sheet, render_table
 
@@ -56,22 +56,33 @@ def fit(text: str, limit: int = MAX_CAPTION) -> str:
 # Lobby
 
 
-def lobby_message(
-    *,
-    table_id: int,
-    rev: int,
-    game: str,
-    players: int,
-    seats: list[SeatInfo | None],
-    host_name: str,
-    options: dict[str, Any],
-    timer: int,
-    lang: str,
-    page: str = "main",
-    min_players: int,
-    max_players: int,
-) -> Message:
-    name = texts.game_name(game, lang)
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    """A lobby as its message shows it: the game's rules, the seats, the host, the conventions, the page."""
+
+    table_id: int
+    rev: int  # the lobby revision its host buttons carry
+    rules: GameRules
+    players: int
+    seats: tuple[SeatInfo | None, ...]
+    host_name: str
+    options: dict[str, Any]  # the core options as stored (defaults left out)
+    timer: int
+    page: str = "main"  # "main" or "set" (the settings page)
+
+
+def lobby_message(lobby: LobbyView, lang: str) -> Message:
+    """The lobby message: who sits where, the host, the conventions, and the buttons of its page."""
+    table_id, rev, players, seats, options, timer = (
+        lobby.table_id,
+        lobby.rev,
+        lobby.players,
+        lobby.seats,
+        lobby.options,
+        lobby.timer,
+    )
+    option_rows = texts.option_rows(lobby.rules, players)
+    name = texts.game_name(lobby.rules.name, lang)
     lines = [t(lang, "{game}: a table for {n} is open.", game=name, n=players), ""]
     for i in range(players):
         info = seats[i] if i < len(seats) else None
@@ -79,10 +90,10 @@ def lobby_message(
     lines.append("")
     changed = [
         texts.option_line(row["name"], options.get(row["name"], row["default"]), lang)
-        for row in texts.option_rows(game, players)
+        for row in option_rows
         if options.get(row["name"], row["default"]) != row["default"]
     ]
-    lines.append(t(lang, "Host: {name}", name=host_name))
+    lines.append(t(lang, "Host: {name}", name=lobby.host_name))
     lines.append(f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}")
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
@@ -90,9 +101,9 @@ def lobby_message(
     lines.append("")
     lines.append(t(lang, "All seats taken: the host starts the game.") if full else t(lang, "Press Join to sit down."))
 
-    if page == "set":
+    if lobby.page == "set":
         rows: list[list[Button]] = []
-        for i, row in enumerate(texts.option_rows(game, players)):
+        for i, row in enumerate(option_rows):
             value = options.get(row["name"], row["default"])
             rows.append(
                 [
@@ -102,7 +113,7 @@ def lobby_message(
                     )
                 ]
             )
-        timer_index = len(texts.option_rows(game, players))
+        timer_index = len(option_rows)
         rows.append(
             [
                 Button(
@@ -128,8 +139,9 @@ def lobby_message(
     if any(s is not None and s.computer for s in seats):
         last = max(s.seat for s in seats if s is not None and s.computer)
         third.append(Button("−🤖", payloads.make("r", table=table_id, rev=rev, number=last)))
-    if max_players > min_players:
-        nxt = players + 1 if players < max_players else min_players
+    rules = lobby.rules
+    if rules.max_players > rules.min_players:
+        nxt = players + 1 if players < rules.max_players else rules.min_players
         third.append(
             Button(t(lang, "Seats: {n}", n=players) + " ⟳", payloads.make("n", table=table_id, rev=rev, number=nxt))
         )

@@ -1,8 +1,9 @@
 """Button payloads: what a button carries (table id, state version, an action's code) and how it is read back.
 
-A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``, fields separated by ``.``::
+A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then its fields, separated by ``.``.
+``KINDS`` is the one table of kinds: code, readable name (what ``bot.app`` dispatches on), fields::
 
-    a.17.42.play,c=QS       play the queen of spades at table 17, version 42
+    a.17.42.play,c=QS       move: play the queen of spades at table 17, version 42
     u.17.42.bid~130         a private picker step (show the bids from 130): changes nothing
     j.17  l.17  s.17        join / leave / start the lobby of table 17
     c.17.3.normal           host: add a computer of that level (lobby revision 3)
@@ -24,22 +25,37 @@ from dataclasses import dataclass
 
 from bot.port import MAX_PAYLOAD, PAYLOAD_CHARS
 
-KINDS = {
-    "a": ("table", "version", "code"),
-    "u": ("table", "version", "code"),
-    "j": ("table",),
-    "l": ("table",),
-    "s": ("table",),
-    "h": ("table",),
-    "k": ("table",),
-    "c": ("table", "rev", "code"),
-    "r": ("table", "rev", "number"),
-    "n": ("table", "rev", "number"),
-    "o": ("table", "rev", "number"),
-    "m": ("table", "rev", "code"),
-    "L": ("code",),
-    "N": ("code",),
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One kind of button: the code that travels in the payload, the readable name the application dispatches on
+    (``Application.press_handlers``), and the fields after the code."""
+
+    code: str
+    name: str
+    fields: tuple[str, ...]
+
+
+KINDS: dict[str, Kind] = {
+    k.code: k
+    for k in (
+        Kind("a", "move", ("table", "version", "code")),
+        Kind("u", "picker_step", ("table", "version", "code")),
+        Kind("j", "join", ("table",)),
+        Kind("l", "leave", ("table",)),
+        Kind("s", "start", ("table",)),
+        Kind("h", "show_hand", ("table",)),
+        Kind("k", "take_seat_back", ("table",)),
+        Kind("c", "add_computer", ("table", "rev", "code")),
+        Kind("r", "remove_computer", ("table", "rev", "number")),
+        Kind("n", "seat_count", ("table", "rev", "number")),
+        Kind("o", "next_option", ("table", "rev", "number")),
+        Kind("m", "settings_page", ("table", "rev", "code")),
+        Kind("L", "language", ("code",)),
+        Kind("N", "open_game", ("code",)),
+    )
 }
+BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +67,13 @@ class Payload:
     number: int | None = None
     code: str | None = None
 
+    @property
+    def name(self) -> str:
+        """The kind's readable name (``join``, ``move``, …)."""
+        return KINDS[self.kind].name
+
     def encode(self) -> str:
-        fields = KINDS[self.kind]
+        fields = KINDS[self.kind].fields
         parts = [self.kind] + [str(getattr(self, f)) for f in fields]
         text = ".".join(parts)
         if len(text.encode()) > MAX_PAYLOAD or not set(text) <= PAYLOAD_CHARS:
@@ -61,6 +82,9 @@ class Payload:
 
 
 def make(kind: str, **fields: int | str) -> str:
+    """The payload of a button: ``kind`` is the code (``"j"``) or the readable name (``"join"``)."""
+    if kind in BY_NAME:
+        kind = BY_NAME[kind].code
     return Payload(kind, **fields).encode()  # type: ignore[arg-type]
 
 
@@ -69,9 +93,10 @@ def parse(text: object) -> Payload | None:
     if not isinstance(text, str) or not text or len(text) > MAX_PAYLOAD or not set(text) <= PAYLOAD_CHARS:
         return None
     kind, _, rest = text.partition(".")
-    fields = KINDS.get(kind)
-    if fields is None:
+    known = KINDS.get(kind)
+    if known is None:
         return None
+    fields = known.fields
     # the last field (a code) may itself contain dots? no: codes never contain dots, but split at most n-1 times
     parts = rest.split(".", len(fields) - 1) if rest else []
     if len(parts) != len(fields):

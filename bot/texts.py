@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import games
+from core.base import GameRules
 from core.i18n import N_, t
 
 GAME_NAMES = {"thousand": N_("Thousand"), "deberts": N_("Deberts"), "kozel": N_("Kozel")}
@@ -108,9 +109,10 @@ def timer_text(seconds: int, lang: str) -> str:
     return t(lang, "{n} min", n=seconds // 60)
 
 
-def option_rows(game: str, players: int) -> list[dict[str, Any]]:
-    """Every table convention of the game with its choices and default (``Options.describe``)."""
-    rules = games.get(game)
+def option_rows(game: str | GameRules, players: int) -> list[dict[str, Any]]:
+    """Every table convention of the game (its rules, or its name) with its choices and default
+    (``Options.describe``)."""
+    rules = games.get(game) if isinstance(game, str) else game
     return rules.options_type.describe(players)
 
 

@@ -74,3 +74,137 @@ def test_no_imports_hidden_inside_functions(game: str) -> None:
                 assert not inner, f"{path.name}: an import inside {node.name}()"
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 raise AssertionError(f"{path.name}: an import behind TYPE_CHECKING")
+
+
+# ``bot/`` reads one way too (issue 25 points 1 and 6): shared values and the storage at the bottom, the button and
+# message helpers above them, the application's services above those (each importing only the ones before it in
+# ``APP_ORDER``), the platform adapters above the application, ``python -m bot`` on top. An import inside a function
+# or behind ``TYPE_CHECKING`` counts like any other: it may not hide a circle.
+
+BOT = CORE.parent / "bot"
+APP_ORDER = ("results", "context", "people", "publishing", "turns", "lobby", "info", "application", "__init__")
+BOTTOM = {"bot", "bot.port", "bot.config", "bot.notice", "bot.texts"}  # and bot.storage.*
+HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.messages"})
+
+
+def bot_modules() -> dict[str, Path]:
+    out = {}
+    for path in BOT.rglob("*.py"):
+        parts = path.relative_to(BOT.parent).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def bot_imports() -> dict[str, set[str]]:
+    """Module -> the ``bot`` modules it imports anywhere in the file (``from bot.app import results`` is an import
+    of ``bot.app.results``)."""
+    modules = bot_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name in modules}
+            elif isinstance(node, ast.ImportFrom) and node.module in modules and node.level == 0:
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    deps.add(sub if sub in modules else node.module)
+        graph[name] = deps - {name}
+    return graph
+
+
+def bot_layer(module: str) -> int:
+    if module == "bot.__main__":
+        return 5
+    if module == "bot.app" or module.startswith("bot.app."):
+        return 3
+    if module in BOTTOM or module == "bot.storage" or module.startswith("bot.storage."):
+        return 0
+    for level, names in enumerate(HELPERS, 1):
+        if module in names:
+            return level
+    return 4  # a platform adapter (bot.telegram, bot.discord, bot.playground, …) or a test double
+
+
+def bot_package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def circles(graph: dict[str, set[str]], within: str) -> list[str]:
+    found: list[str] = []
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in path:
+            found.append(" -> ".join((*path[path.index(module) :], module)))
+            return
+        if module in done:
+            return
+        for dep in sorted(graph.get(module, ())):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        if bot_package(module) == within or (within == "bot" and bot_layer(module) < 4):
+            visit(module, ())
+    return found
+
+
+@pytest.mark.parametrize(
+    "package",
+    [
+        "bot",  # the application and everything below it
+        "bot.storage",
+        "bot.telegram",
+        "bot.playground",
+        pytest.param(
+            "bot.discord",
+            marks=pytest.mark.xfail(
+                strict=True, reason="client -> port -> items -> client behind TYPE_CHECKING: issue 25 point 5"
+            ),
+        ),
+    ],
+)
+def test_no_import_circle_in_bot(package: str) -> None:
+    found = circles(bot_imports(), package)
+    assert not found, f"import circles: {found}"
+
+
+def test_bot_imports_flow_one_way() -> None:
+    for module, deps in bot_imports().items():
+        for dep in deps:
+            assert bot_layer(dep) <= bot_layer(module), f"{module} reaches up to {dep}"
+            if bot_layer(module) == bot_layer(dep) == 4:
+                assert bot_package(dep) == bot_package(module), f"the adapter {module} imports {dep}"
+
+
+def test_the_application_services_read_one_way() -> None:
+    graph = bot_imports()
+    assert {m.split(".")[-1] for m in bot_modules() if m.startswith("bot.app.")} | {"__init__"} == set(APP_ORDER)
+    for index, name in enumerate(APP_ORDER):
+        module = "bot.app" if name == "__init__" else f"bot.app.{name}"
+        below = {"bot.app" if n == "__init__" else f"bot.app.{n}" for n in APP_ORDER[:index]}
+        inside = {d for d in graph[module] if bot_layer(d) == 3}
+        assert inside <= below, f"{module} imports {inside - below}, which come after it in {APP_ORDER}"
+
+
+def test_no_hidden_imports_in_the_application_and_its_helpers() -> None:
+    """Below the adapters every import is at the top of its module (an adapter may load a library lazily)."""
+    for module, path in bot_modules().items():
+        if bot_layer(module) > 3 or module.startswith("bot.storage"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert not inner, f"{module}: an import inside {node.name}()"
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                raise AssertionError(f"{module}: an import behind TYPE_CHECKING")
+
+
+def test_no_python_file_in_bot_over_600_lines() -> None:
+    for module, path in bot_modules().items():
+        if ".migrations." in module:
+            continue
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if module != "bot.storage.store":  # being split by concern (issue 25 point 3)
+            assert lines <= 600, f"{module}: {lines} lines"

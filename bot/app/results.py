@@ -19,6 +19,7 @@ from openskill.models import PlackettLuce
 
 from bot.storage import RatingRec, ResultSpec
 from core.base import GameState
+from core.kozel.scoring import rating, timeout_rating
 
 MODEL = PlackettLuce()
 COMPUTER_RATING = {"random": (12.0, 2.0), "easy": (18.0, 2.0), "normal": (25.0, 2.0), "strong": (30.0, 2.0)}
@@ -69,8 +70,6 @@ def game_stats(state: GameState, sheet: list[dict[str, Any]], seat: int) -> dict
 
 
 def kozel_points(state: GameState, taken_over: list[bool]) -> list[int]:
-    from core.kozel.scoring import rating, timeout_rating
-
     totals = list(state.totals)
     leavers = [s for s, gone in enumerate(taken_over) if gone]
     if leavers:

@@ -1,15 +1,15 @@
-"""Commands that tell rather than play: help, rules, language, score sheet, leaderboard, statistics, history, export.
-
-Mixed into ``bot.app.Application``.
-"""
+"""Commands that tell rather than play: help, rules, language, score sheet, leaderboard, statistics, history, export."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING
 
 from bot import texts
+from bot.app.context import Context
+from bot.app.lobby import Lobby
+from bot.app.people import People
+from bot.app.publishing import Publishing
 from bot.notice import Notice
 from bot.payloads import Payload
 from bot.port import Button, Command, Document, Message, Press
@@ -17,78 +17,81 @@ from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
 from core.i18n import LANGS, normalize, t, when
 from renderers import render_score_sheet
 
-if TYPE_CHECKING:
-    from bot.app import Application
-
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
 
 
 class Info:
-    async def cmd_help(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
-        await self.reply(cmd, Message(texts.help_text(lang)))
+    def __init__(self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby) -> None:
+        self.ctx = ctx
+        self.people = people
+        self.publishing = publishing
+        self.lobby = lobby
 
-    def private_help(self: Application, lang: str) -> str:
+    async def cmd_help(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        await self.publishing.reply(cmd, Message(texts.help_text(lang)))
+
+    def private_help(self, lang: str) -> str:
         return texts.help_text(lang)
 
-    async def cmd_rules(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_rules(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         game = texts.parse_game(cmd.args)
-        rec = await self.storage.open_table(chat.id) if chat is not None else None
+        rec = await self.ctx.storage.open_table(chat.id) if chat is not None else None
         if rec is not None and (game is None or game == rec.game):
-            text = texts.rules_text(rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang)
+            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
         else:
             game = game or "thousand"
-            defaults = self.table_options(
+            defaults = self.lobby.table_options(
                 game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
             )
             text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
-        await self.reply(cmd, Message(text))
+        await self.publishing.reply(cmd, Message(text))
 
-    async def cmd_lang(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_lang(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         wanted = cmd.args.strip().lower()
         if not wanted:
             rows = (tuple(Button(LANG_NAMES[code], f"L.{code}") for code in LANGS),)
-            await self.reply(cmd, Message(t(lang, "Choose the language:"), buttons=rows))
+            await self.publishing.reply(cmd, Message(t(lang, "Choose the language:"), buttons=rows))
             return
         code = normalize(wanted) if wanted.split("-")[0].split("_")[0] in LANGS else None
         if code is None:
             raise Notice(t(lang, "I speak English (en), Russian (ru) and Ukrainian (uk)."))
-        await self.reply(cmd, Message(await self.set_language(chat, user, code)))
+        await self.publishing.reply(cmd, Message(await self.set_language(chat, user, code)))
 
-    async def press_L(self: Application, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+    async def press_language(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         if p.code not in LANGS:
             raise Notice(t(lang, "This button is not valid."), True)
         return await self.set_language(chat, user, p.code)
 
-    async def set_language(self: Application, chat: ChatRec | None, user: UserRec, code: str) -> str:
+    async def set_language(self, chat: ChatRec | None, user: UserRec, code: str) -> str:
         if chat is not None:
-            await self.storage.set_chat_language(chat.id, code)
-            self._chats.pop(chat.id, None)
+            await self.ctx.storage.set_chat_language(chat.id, code)
+            self.ctx.chats.pop(chat.id, None)
             return t(code, "The chat's language is now English.")
-        await self.storage.set_user_language(user.id, code)
-        self._users.pop((user.platform, user.platform_id), None)
+        await self.ctx.storage.set_user_language(user.id, code)
+        self.ctx.users.pop((user.platform, user.platform_id), None)
         return t(code, "I will speak English with you.")
 
-    async def cmd_score(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
-        rec = await self.chat_table(chat, lang)
+    async def cmd_score(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        rec = await self.lobby.chat_table(chat, lang)
         if rec.status == LOBBY:
             raise Notice(t(lang, "The game has not started yet."))
-        live = await self.live(rec)
+        live = await self.ctx.live(rec)
         view = live.state.view(None)
-        names = self.names(rec, lang)
+        names = self.publishing.names(rec, lang)
         picture = await asyncio.get_running_loop().run_in_executor(
-            self.pool, lambda: render_score_sheet(view, names=names, lang=lang)
+            self.ctx.pool, lambda: render_score_sheet(view, names=names, lang=lang)
         )
         totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(live.state.totals))
         text = f"{texts.game_name(rec.game, lang)} #{rec.id}\n{totals}"
-        await self.reply(cmd, Message(text, image=picture.data, image_name="sheet.jpg"))
+        await self.publishing.reply(cmd, Message(text, image=picture.data, image_name="sheet.jpg"))
 
-    async def cmd_top(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_top(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
             raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
         lines = []
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
-            rows = await self.storage.leaderboard(chat.id, game, 10)
+            rows = await self.ctx.storage.leaderboard(chat.id, game, 10)
             if not rows:
                 continue
             lines.append(f"{texts.game_name(game, lang)}:")
@@ -109,14 +112,14 @@ class Info:
             lines.append("")
         if not lines:
             raise Notice(t(lang, "No finished games here yet."))
-        await self.reply(cmd, Message("\n".join(lines).strip()))
+        await self.publishing.reply(cmd, Message("\n".join(lines).strip()))
 
-    async def cmd_me(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_me(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
             raise Notice(t(lang, "Statistics belong to a group: type /me there."))
         lines = [user.name]
         for game in texts.GAME_NAMES:
-            s = await self.storage.player_stats(chat.id, game, user.id)
+            s = await self.ctx.storage.player_stats(chat.id, game, user.id)
             if not s.games:
                 continue
             line = t(
@@ -139,12 +142,12 @@ class Info:
             lines.append(line)
         if len(lines) == 1:
             lines.append(t(lang, "No finished games here yet."))
-        await self.reply(cmd, Message("\n".join(lines)))
+        await self.publishing.reply(cmd, Message("\n".join(lines)))
 
-    async def cmd_history(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_history(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
             raise Notice(t(lang, "History belongs to a group: type /history there."))
-        games_ = await self.storage.recent_games(chat.id, 10)
+        games_ = await self.ctx.storage.recent_games(chat.id, 10)
         if not games_:
             raise Notice(t(lang, "No finished games here yet."))
         lines = []
@@ -152,7 +155,7 @@ class Info:
             people = ", ".join(self.history_name(p, lang) for p in g.players)
             status = "" if g.status == FINISHED else " · " + t(lang, "stopped")
             lines.append(f"#{g.table_id} {texts.game_name(g.game, lang)} · {when(lang, g.ended_at)}{status}: {people}")
-        await self.reply(cmd, Message("\n".join(lines)))
+        await self.publishing.reply(cmd, Message("\n".join(lines)))
 
     @staticmethod
     def history_name(p: object, lang: str) -> str:
@@ -160,26 +163,26 @@ class Info:
         total = p.total  # type: ignore[attr-defined]
         return name if total is None else f"{name} {total}"
 
-    async def cmd_export(self: Application, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+    async def cmd_export(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
             raise Notice(t(lang, "Export a game in its group: type /export there."))
-        rec = await self.storage.open_table(chat.id)
+        rec = await self.ctx.storage.open_table(chat.id)
         arg = cmd.args.strip().lstrip("#")
         if arg.isdigit():
-            rec = await self.storage.table(int(arg))
+            rec = await self.ctx.storage.table(int(arg))
             if rec.chat_id != chat.id:
                 raise Notice(t(lang, "No such game in this chat."))
         elif rec is None or rec.status == LOBBY:
-            recent = await self.storage.recent_games(chat.id, 1)
+            recent = await self.ctx.storage.recent_games(chat.id, 1)
             if not recent:
                 raise Notice(t(lang, "No game to export yet."))
-            rec = await self.storage.table(recent[0].table_id)
+            rec = await self.ctx.storage.table(recent[0].table_id)
         if rec.status == LOBBY:
             raise Notice(t(lang, "The game has not started yet."))
-        record = await self.storage.record(rec.id)
+        record = await self.ctx.storage.record(rec.id)
         note = ""
         if rec.status != FINISHED and record.get("rounds"):
-            live = await self.live(rec)
+            live = await self.ctx.live(rec)
             if live.state.phase not in ("round_over", "game_over"):
                 record = dict(record, rounds=record["rounds"][:-1])  # the round in play would show hidden cards
                 note = "\n" + t(lang, "The round in play is left out until it ends, so nobody sees hidden cards.")
@@ -191,4 +194,4 @@ class Info:
             game=texts.game_name(rec.game, lang),
             id=rec.id,
         )
-        await self.reply(cmd, Message(text + note, document=Document(name, data)))
+        await self.publishing.reply(cmd, Message(text + note, document=Document(name, data)))

@@ -1,0 +1,156 @@
+"""What every service of the application shares: the storage, the attached ports, the settings and the clock, the
+caches (chats, users, live tables), the drawing and thinking pools, the per-table locks, and small facts read off a
+table record (a seat, its options, its turn timer).
+
+Built once by ``bot.app.application.Application`` and passed to each service; it imports no service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import texts
+from bot.live import Live, catch_up, replay
+from bot.port import Chat, Port, User
+from bot.storage import ChatRec, NotFound, Storage, TableRec, UserRec
+from bot.storage.integrity import core_options
+from core.i18n import t
+
+
+class Context:
+    """The shared state of one application (one per process)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        computer_pause: float = 0.8,
+        tick_interval: float = 1.0,
+        think_cap: float = 3.0,
+        style: str = "classic",
+    ) -> None:
+        self.storage = storage
+        self.ports: dict[str, Port] = {}
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.computer_pause = computer_pause
+        self.tick_interval = tick_interval
+        self.think_cap = think_cap
+        self.style = style
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="draw")
+        self._think_pool: ProcessPoolExecutor | None = None
+        self._think_warm = False
+        self.ai_key = secrets.token_bytes(16)  # computer seeds: never derived from a table's deal seed
+        self.locks: dict[int, asyncio.Lock] = {}
+        self.live_tables: dict[int, Live] = {}
+        self.drivers: dict[int, asyncio.Task[None]] = {}
+        self.invited: set[tuple[int, int]] = set()
+        self.pending: dict[int, set[int]] = {}
+        self.chats: dict[int, ChatRec] = {}
+        self.chat_keys: dict[tuple[str, str, str | None], int] = {}
+        self.users: dict[tuple[str, str], UserRec] = {}
+        self.answered_early: set[int] = set()
+
+    def close_pools(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._think_pool is not None:
+            self._think_pool.shutdown(wait=False, cancel_futures=True)
+            self._think_pool = None
+            self._think_warm = False
+
+    def think_pool(self) -> ProcessPoolExecutor:
+        """Processes for the strong computer players (started on first use)."""
+        if self._think_pool is None:
+            self._think_pool = ProcessPoolExecutor(
+                max_workers=2, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
+        return self._think_pool
+
+    async def warm_think_pool(self) -> None:
+        """Start the thinking processes from a thread: starting them on the event loop would stall it."""
+        if self._think_warm:
+            return
+        self._think_warm = True
+        await asyncio.get_running_loop().run_in_executor(self.pool, _start_processes, self.think_pool())
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        lock = self.locks.get(table_id)
+        if lock is None:
+            lock = self.locks[table_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def seat_of(rec: TableRec, user_id: int) -> int | None:
+        for s in rec.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @staticmethod
+    def core_options(rec: TableRec) -> dict[str, Any]:
+        return core_options(rec.game, rec.options)
+
+    def timer_of(self, rec: TableRec) -> int:
+        value = rec.options.get("turn_timer", texts.DEFAULT_TIMER)
+        return value if value in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
+
+    async def live(self, rec: TableRec) -> Live:
+        """The table's state and recent events at the record's version (see ``bot.live``)."""
+        if rec.state is None:
+            raise NotFound(f"table {rec.id} has not started", "not_started")
+        cached = self.live_tables.get(rec.id)
+        if cached is not None and cached.version == rec.version:
+            return cached
+        moves = await self.storage.moves(rec.id)
+        if cached is not None and cached.version < rec.version:
+            try:
+                live = catch_up(cached, rec, moves)
+            except Exception:
+                live = replay(rec, moves, self.core_options(rec))
+        else:
+            live = replay(rec, moves, self.core_options(rec))
+        self.live_tables[rec.id] = live
+        return live
+
+    def forget(self, table_id: int) -> None:
+        self.live_tables.pop(table_id, None)
+
+    def port_for(self, platform: str) -> Port:
+        port = self.ports.get(platform)
+        if port is None:
+            raise RuntimeError(f"no adapter attached for {platform}")
+        return port
+
+    def broken_text(self, lang: str) -> str:
+        return t(lang, "This table is damaged and cannot be played on; it has been reported.")
+
+    @staticmethod
+    def chat_value(rec: ChatRec) -> Chat:
+        return Chat(rec.platform, rec.platform_id, rec.thread, rec.title, rec.language)
+
+    @staticmethod
+    def user_value(rec: UserRec) -> User:
+        return User(rec.platform, rec.platform_id, rec.name, rec.language)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _lower_priority() -> None:
+    """A thinking process yields the CPU to the bot's event loop (a strong search may wait, a press must not)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def _start_processes(pool: ProcessPoolExecutor) -> None:
+    for future in [pool.submit(_nothing) for _ in range(2)]:
+        future.result()

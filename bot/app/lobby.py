@@ -1,0 +1,364 @@
+"""A table before and around play: open, join, leave, computer seats, seat count, conventions, start, stop.
+
+Lobby changes are compare-and-set on the lobby revision; a join or leave that loses a race is retried on the fresh
+lobby, a host's setting press on an old lobby message is refused as stale.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from bot import texts
+from bot.app.context import Context
+from bot.app.people import People
+from bot.app.publishing import Publishing
+from bot.app.turns import Turns
+from bot.notice import Notice
+from bot.payloads import Payload
+from bot.port import Button, Command, Message, Press, PrivateStart, Unreachable
+from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableBusy, TableRec, UserRec
+from core import games
+from core.i18n import t
+
+RETRIES = 5
+
+
+class Lobby:
+    def __init__(self, ctx: Context, people: People, publishing: Publishing, turns: Turns) -> None:
+        self.ctx = ctx
+        self.people = people
+        self.publishing = publishing
+        self.turns = turns
+
+    async def cmd_new(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None or cmd.chat is None:
+            raise Notice(t(lang, "Open a table in a group: add me to a group and type /new there."))
+        words = cmd.args.split()
+        game = texts.parse_game(cmd.args)
+        if game is None:
+            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in ("thousand", "deberts", "kozel"))]
+            text = t(lang, "Which game? Choose one, or type /new thousand, /new deberts or /new kozel.")
+            await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
+            return
+        players = None
+        if len(words) > 1 and words[1].isdigit():
+            players = int(words[1])
+        rec = await self.open_new_table(chat, user, game, players, lang)
+        await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
+
+    async def press_open_game(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        if chat is None or press.chat is None:
+            raise Notice(t(lang, "Open a table in a group: add me to a group and type /new there."), True)
+        game = p.code if p.code in texts.GAME_NAMES else None
+        if game is None:
+            raise Notice(t(lang, "This button is not valid."), True)
+        rec = await self.open_new_table(chat, user, game, None, lang)
+        await self.publishing.post_lobby(rec, chat, lang)
+        return None
+
+    async def open_new_table(self, chat: ChatRec, user: UserRec, game: str, players: int | None, lang: str) -> TableRec:
+
+        rules = games.get(game)
+        if players is None:
+            players = texts.DEFAULT_SEATS[game]
+        if not rules.min_players <= players <= rules.max_players:
+            raise Notice(
+                t(
+                    lang,
+                    "{game} is played by {lo} to {hi} players.",
+                    game=texts.game_name(game, lang),
+                    lo=rules.min_players,
+                    hi=rules.max_players,
+                )
+            )
+        existing = await self.ctx.storage.open_table(chat.id)
+        if existing is not None:
+            raise TableBusy("busy")
+        options = self.table_options(game, players, chat.defaults.get(game) or {})
+        seed = secrets.token_hex(8)
+        return await self.ctx.storage.create_table(
+            chat.id, game, players, options, seed, user.id, seats=[SeatSpec(0, user.id)]
+        )
+
+    def table_options(self, game: str, players: int, wanted: dict[str, Any]) -> dict[str, Any]:
+        """The chat's remembered conventions that are valid for this seat count, plus the turn timer."""
+        out: dict[str, Any] = {}
+        for row in texts.option_rows(game, players):
+            value = wanted.get(row["name"], row["default"])
+            if not any(value == c and type(value) is type(c) for c in row["choices"]):
+                value = row["default"]
+            if value != row["default"]:
+                out[row["name"]] = value
+        timer = wanted.get("turn_timer", texts.DEFAULT_TIMER)
+        out["turn_timer"] = timer if timer in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
+        return out
+
+    async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        rec = await self.chat_table(chat, lang)
+        text = await self.join(rec, user, cmd.user, lang, via=None)
+        await self.publishing.reply(cmd, Message(text))
+
+    async def cmd_leave(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        rec = await self.chat_table(chat, lang)
+        text = await self.leave(rec, user, lang)
+        await self.publishing.reply(cmd, Message(text))
+
+    async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        rec = await self.chat_table(chat, lang)
+        text = await self.stop_table(rec, user, lang)
+        await self.publishing.reply(cmd, Message(text))
+
+    async def cmd_settings(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        if chat is None:
+            raise Notice(t(lang, "Table settings live in the group: type /settings there."))
+        rec = await self.ctx.storage.open_table(chat.id)
+        if rec is not None and rec.status == LOBBY:
+            await self.publishing.refresh_lobby(rec, lang, page="set")
+            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            await self.publishing.reply(
+                cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table."))
+            )
+            return
+        if rec is not None:
+            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            await self.publishing.reply(
+                cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
+            )
+            return
+        game = texts.parse_game(cmd.args) or "thousand"
+        defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
+        text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
+        await self.publishing.reply(
+            cmd,
+            Message(
+                text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")
+            ),
+        )
+
+    async def press_join(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.ctx.storage.table(p.table or 0)
+        return await self.join(rec, user, press.user, lang, via=press)
+
+    async def press_leave(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.ctx.storage.table(p.table or 0)
+        return await self.leave(rec, user, lang)
+
+    async def press_add_computer(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.host_lobby(p, user, lang)
+        if p.code not in texts.TABLE_LEVELS:
+            raise Notice(t(lang, "This button is not valid."), True)
+        taken = {s.seat for s in rec.seats}
+        free = [s for s in range(rec.players) if s not in taken]
+        if not free:
+            raise Notice(t(lang, "The table is full."))
+        seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats] + [SeatSpec(free[0], None, p.code)]
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
+        await self.publishing.refresh_lobby(rec, lang)
+        return None
+
+    async def press_remove_computer(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.host_lobby(p, user, lang)
+        seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats if not (s.seat == p.number and s.computer)]
+        if len(seats) == len(rec.seats):
+            raise Notice(t(lang, "There is no computer at that seat."))
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
+        await self.publishing.refresh_lobby(rec, lang)
+        return None
+
+    async def press_seat_count(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.host_lobby(p, user, lang)
+        rules = games.get(rec.game)
+        n = p.number or 0
+        if not rules.min_players <= n <= rules.max_players:
+            raise Notice(t(lang, "This button is not valid."), True)
+        if any(s.seat >= n for s in rec.seats):
+            # move people down into the free seats of the smaller table where they fit
+            people = sorted(rec.seats, key=lambda s: s.seat)
+            if len(people) > n:
+                raise Notice(t(lang, "Too many people are seated for {n} seats.", n=n))
+            seats = [SeatSpec(i, s.user_id, s.computer) for i, s in enumerate(people)]
+        else:
+            seats = None
+        options = self.table_options(rec.game, n, rec.options)
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, players=n, options=options, seats=seats)
+        await self.publishing.refresh_lobby(rec, lang)
+        return None
+
+    async def press_next_option(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.host_lobby(p, user, lang)
+        rows = texts.option_rows(rec.game, rec.players)
+        options = dict(rec.options)
+        index = p.number or 0
+        if index < len(rows):
+            row = rows[index]
+            choices = list(row["choices"])
+            current = options.get(row["name"], row["default"])
+            nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else row["default"]
+            options[row["name"]] = nxt
+            if nxt == row["default"]:
+                options.pop(row["name"])
+            shown = texts.option_line(row["name"], nxt, lang)
+        elif index == len(rows):
+            choices = list(texts.TIMER_CHOICES)
+            current = self.ctx.timer_of(rec)
+            nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
+            options["turn_timer"] = nxt
+            shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+        else:
+            raise Notice(t(lang, "This button is not valid."), True)
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
+        await self.ctx.storage.set_chat_defaults(rec.chat_id, rec.game, options)
+        self.ctx.chats.pop(rec.chat_id, None)
+        await self.publishing.refresh_lobby(rec, lang, page="set")
+        return shown
+
+    async def press_settings_page(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.host_lobby(p, user, lang)
+        await self.publishing.refresh_lobby(rec, lang, page="set" if p.code == "set" else "main")
+        return None
+
+    async def press_start(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        rec = await self.ctx.storage.table(p.table or 0)
+        if rec.status != LOBBY:
+            raise Notice(t(lang, "The game has already started."))
+        if rec.host_user_id != user.id:
+            raise Notice(t(lang, "Only the host can do that."), True)
+        if len(rec.seats) < rec.players:
+            raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
+        waiting = [s for s in rec.seats if s.user_id in self.ctx.pending.get(rec.id, set())]
+        if waiting:
+            names = ", ".join(s.user.name for s in waiting if s.user)
+            raise Notice(t(lang, "Waiting for {names} to open a private chat with me.", names=names), True)
+        await self.turns.start_game(rec, lang)
+        return None
+
+    async def chat_table(self, chat: ChatRec | None, lang: str) -> TableRec:
+        if chat is None:
+            raise Notice(t(lang, "This works in a group with an open table."))
+        rec = await self.ctx.storage.open_table(chat.id)
+        if rec is None:
+            raise Notice(t(lang, "No table is open here. Start one with /new."))
+        return rec
+
+    async def host_lobby(self, p: Payload, user: UserRec, lang: str) -> TableRec:
+        rec = await self.ctx.storage.table(p.table or 0)
+        if rec.status != LOBBY:
+            raise Notice(t(lang, "The game has already started."))
+        if rec.host_user_id != user.id:
+            raise Notice(t(lang, "Only the host can do that."), True)
+        if p.rev is not None and p.rev != rec.lobby_rev:
+            raise Notice(t(lang, "This button is out of date: the table has changed."), True)
+        return rec
+
+    async def join(self, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
+        for _ in range(RETRIES):
+            if rec.status != LOBBY:
+                raise Notice(t(lang, "The game has already started."))
+            if self.ctx.seat_of(rec, user.id) is not None:
+                raise Notice(t(lang, "You already have a seat at this table."))
+            taken = {s.seat for s in rec.seats}
+            free = [s for s in range(rec.players) if s not in taken]
+            if not free:
+                raise Notice(t(lang, "The table is full."))
+            seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats] + [SeatSpec(free[0], user.id)]
+            try:
+                rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats)
+                break
+            except Conflict:
+                rec = await self.ctx.storage.table(rec.id)
+        else:
+            raise Conflict("busy lobby")
+        await self.publishing.refresh_lobby(rec, lang)
+        await self.greet_player(rec, user, lang)
+        return t(lang, "You have joined the table.")
+
+    async def greet_player(self, rec: TableRec, user: UserRec, chat_lang: str) -> None:
+        """Make sure the player can be reached privately; if not, invite him in the group."""
+        chat = await self.people.chat_by_id(rec.chat_id)
+        plang = self.people.user_lang(user)
+        where = self.people.where(rec, chat, plang)
+        text = t(plang, "{where}: you have a seat. Your cards and choices will come here.", where=where)
+        try:
+            await self.publishing.send_private(self.ctx.user_value(user), Message(text))
+        except Unreachable:
+            self.ctx.pending.setdefault(rec.id, set()).add(user.id)
+            await self.publishing.invite(rec, chat, user, chat_lang)
+
+    async def welcome_seated(self, rec: TableRec, user: UserRec, start: PrivateStart) -> None:
+        chat = await self.people.chat_by_id(rec.chat_id)
+        plang = self.people.user_lang(user, start.user)
+        if rec.status == PLAYING:
+            await self.publishing.send_hand(rec, self.ctx.seat_of(rec, user.id) or 0, via=start)
+            return
+        text = t(
+            plang,
+            "{where}: you have a seat. Your cards and choices will come here.",
+            where=self.people.where(rec, chat, plang),
+        )
+        await self.publishing.send_private(start.user, Message(text), via=start)
+
+    async def leave(self, rec: TableRec, user: UserRec, lang: str) -> str:
+        seat = self.ctx.seat_of(rec, user.id)
+        if seat is None:
+            raise Notice(t(lang, "You are not at this table."))
+        if rec.status == PLAYING:
+            if any(s.seat == seat and s.taken_over for s in rec.seats):
+                raise Notice(t(lang, "The computer already plays for you."))
+            await self.ctx.storage.update_seat(rec.id, seat, taken_over=True)
+            rec = await self.ctx.storage.table(rec.id)
+            chat = await self.people.chat_by_id(rec.chat_id)
+            await self.publishing.announce(
+                rec, chat, t(lang, "{name} has left the table: the computer plays for them.", name=user.name)
+            )
+            await self.publishing.refresh_table(rec)
+            self.turns.kick(rec.id)
+            return t(
+                lang, "You have left the table; the computer plays your seat. Press “Take my seat back” to return."
+            )
+        for _ in range(RETRIES):
+            seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in rec.seats if s.user_id != user.id]
+            humans = [s for s in seats if s.user_id is not None]
+            host = rec.host_user_id
+            if host == user.id:
+                host = humans[0].user_id if humans else None
+            if not humans:
+                rec = await self.ctx.storage.abandon_table(rec.id)
+                chat = await self.people.chat_by_id(rec.chat_id)
+                await self.publishing.show_public(rec, chat, Message(t(lang, "The table was closed: everybody left.")))
+                return t(lang, "You have left; the table is closed.")
+            try:
+                rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats, host_user_id=host)
+                break
+            except Conflict:
+                rec = await self.ctx.storage.table(rec.id)
+                if self.ctx.seat_of(rec, user.id) is None:
+                    break
+        self.ctx.pending.get(rec.id, set()).discard(user.id)
+        await self.publishing.refresh_lobby(rec, lang)
+        return t(lang, "You have left the table.")
+
+    async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> str:
+        if rec.host_user_id != user.id:
+            if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
+                raise Notice(t(lang, "Only the host or the players can stop the game."))
+            votes = await self.ctx.storage.vote_stop(rec.id, user.id)
+            if not votes.majority:
+                return t(
+                    lang,
+                    "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
+                    name=user.name,
+                    votes=len(votes.voters),
+                    players=votes.players,
+                )
+        was_playing = rec.status == PLAYING
+        rec = await self.ctx.storage.abandon_table(rec.id)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        if was_playing:
+            await self.publishing.refresh_table(rec)
+        else:
+            await self.publishing.show_public(
+                rec, chat, Message(t(lang, "The table was closed. Start a new one with /new."))
+            )
+        self.ctx.forget(rec.id)
+        return t(lang, "The table is closed; nobody is rated for a stopped game.")

@@ -1,0 +1,315 @@
+"""Everything the application sends: replies, the lobby and the public table message, the score sheet, each
+player's private hand, invitations; all through the platform's port (``Context.port_for``).
+
+Pictures are drawn in the context's thread pool, off the event loop. A private message is edited only when the
+hand or the choices it shows changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from typing import Any
+
+from bot import messages, texts
+from bot.app.context import Context
+from bot.app.people import People
+from bot.live import Live
+from bot.messages import LobbyView, SeatInfo
+from bot.port import Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.storage import FINISHED, PLAYING, ChatRec, TableRec, UserRec
+from core import games
+from core.base import Event, GameState
+from core.i18n import t
+
+log = logging.getLogger(__name__)
+
+
+def _private_key(view: dict[str, Any]) -> str:
+    """What a private message shows: the hand and the choices. Unchanged key, no edit."""
+    data = [view.get("hand"), view.get("legal"), view.get("finished"), view.get("to_act") == view.get("seat")]
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
+
+
+class Publishing:
+    def __init__(self, ctx: Context, people: People) -> None:
+        self.ctx = ctx
+        self.people = people
+
+    async def reply(self, cmd: Command, msg: Message) -> None:
+        port = self.ctx.port_for(cmd.user.platform)
+        if cmd.chat is None:
+            try:
+                await port.send_private(cmd.user, msg, via=cmd)
+            except Unreachable:
+                log.info("a private command could not be answered")
+        else:
+            await port.send_public(cmd.chat, msg, reply_to=cmd)
+
+    async def send_private(self, user: User, msg: Message, via: Press | Command | PrivateStart | None = None) -> Any:
+        return await self.ctx.port_for(user.platform).send_private(user, msg, via=via)
+
+    async def edit_or_send_private(self, user: User, ref: Any, msg: Message, via: Any = None) -> Any:
+        """Edit the user's private message in place, or send a new one when there is none (or it is gone)."""
+        port = self.ctx.port_for(user.platform)
+        if ref is not None and via is None:
+            try:
+                return await port.edit_private(user, ref, msg)
+            except MessageGone:
+                pass
+        return await port.send_private(user, msg, via=via)
+
+    async def answer_early(self, press: Press) -> None:
+        """Answer a press before the rest of its work (a stored move is answered before it is drawn)."""
+        if id(press) in self.ctx.answered_early:
+            return
+        self.ctx.answered_early.add(id(press))
+        port = self.ctx.ports.get(press.user.platform)
+        if port is not None:
+            try:
+                await port.answer(press, None, alert=False)
+            except Exception:
+                log.exception("answering a press failed")
+
+    async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message) -> None:
+        """Edit the table's public message, or post it when there is none; remember where it now is."""
+        port = self.ctx.port_for(chat.platform)
+        ref = MessageRef.from_json(rec.message_ref)
+        if ref is None:
+            new = await port.send_public(self.ctx.chat_value(chat), msg)
+        else:
+            new = await port.edit_public(ref, msg)
+        if ref is None or new != ref:
+            await self.ctx.storage.set_message_ref(rec.id, new.to_json())
+
+    async def announce(self, rec: TableRec, chat: ChatRec, text: str) -> None:
+        port = self.ctx.port_for(chat.platform)
+        await port.send_public(self.ctx.chat_value(chat), Message(text))
+
+    async def invite(self, rec: TableRec, chat: ChatRec, user: UserRec, lang: str) -> None:
+        key = (rec.id, user.id)
+        if key in self.ctx.invited:
+            return
+        self.ctx.invited.add(key)
+        text = t(
+            lang,
+            "{name}, I cannot write to you privately yet: press the button below to get your cards.",
+            name=user.name,
+        )
+        port = self.ctx.port_for(chat.platform)
+        await port.invite_private(self.ctx.chat_value(chat), self.ctx.user_value(user), Message(text), f"t{rec.id}")
+
+    def seat_infos(self, rec: TableRec, lang: str) -> list[SeatInfo | None]:
+        out: list[SeatInfo | None] = [None] * rec.players
+        for s in rec.seats:
+            if s.seat >= rec.players:
+                continue
+            if s.computer:
+                out[s.seat] = SeatInfo(s.seat, messages.computer_name(s.seat, lang), s.computer, False, False)
+            else:
+                name = s.user.name if s.user else "?"
+                out[s.seat] = SeatInfo(s.seat, name, None, s.taken_over, True)
+        return out
+
+    def names(self, rec: TableRec, lang: str) -> list[str]:
+        infos = self.seat_infos(rec, lang)
+        return [i.name if i else "?" for i in infos]
+
+    def infos(self, rec: TableRec, lang: str) -> list[SeatInfo]:
+        return [i or SeatInfo(n, "?") for n, i in enumerate(self.seat_infos(rec, lang))]
+
+    def lobby_msg(self, rec: TableRec, lang: str, page: str = "main") -> Message:
+        host = next((s.user.name for s in rec.seats if s.user_id == rec.host_user_id and s.user), "—")
+        view = LobbyView(
+            table_id=rec.id,
+            rev=rec.lobby_rev,
+            rules=games.get(rec.game),
+            players=rec.players,
+            seats=tuple(self.seat_infos(rec, lang)),
+            host_name=host,
+            options=self.ctx.core_options(rec),
+            timer=self.ctx.timer_of(rec),
+            page=page,
+        )
+        return messages.lobby_message(view, lang)
+
+    async def post_lobby(self, rec: TableRec, chat: ChatRec, lang: str, reply_to: Command | None = None):
+        port = self.ctx.port_for(chat.platform)
+        ref = await port.send_public(self.ctx.chat_value(chat), self.lobby_msg(rec, lang), reply_to=reply_to)
+        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+
+    async def refresh_lobby(self, rec: TableRec, lang: str | None = None, page: str = "main") -> None:
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = lang or self.people.lang_for(chat, None)  # type: ignore[arg-type]
+        msg = self.lobby_msg(rec, lang, page)
+        await self.show_public(rec, chat, msg)
+
+    async def table_msg(self, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None) -> Message:
+        title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
+        view = live.state.view(None)
+        names = self.names(rec, lang)
+        infos = self.infos(rec, lang)
+        recent = list(live.recent)
+        msg = await asyncio.get_running_loop().run_in_executor(
+            self.ctx.pool,
+            lambda: messages.table_message(
+                game=rec.game,
+                table_id=rec.id,
+                view=view,
+                names=names,
+                seats=infos,
+                recent=recent,
+                lang=lang,
+                title=title,
+                style=self.ctx.style,
+            ),
+        )
+        if notes or rec.status != PLAYING:
+            extra = list(notes or [])
+            if rec.status not in (PLAYING, FINISHED):
+                extra.append(t(lang, "The game was stopped."))
+            text = messages.fit("\n".join([msg.text, *extra]))
+            buttons = msg.buttons if rec.status == PLAYING else ()
+            msg = Message(text, image=msg.image, image_name=msg.image_name, buttons=buttons)
+        return msg
+
+    async def refresh_table(self, rec: TableRec, notes: list[str] | None = None) -> None:
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = self.people.chat_lang(chat)
+        live = await self.ctx.live(rec)
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
+
+    async def publish(
+        self,
+        rec: TableRec,
+        live: Live,
+        before: GameState,
+        events: list[Event],
+        *,
+        round_ended: bool,
+        notes: list[str] | None = None,
+    ) -> None:
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = self.people.chat_lang(chat)
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
+        if round_ended:
+            await self.post_sheet(rec, live, events, chat, lang)
+        for s in rec.seats:
+            if s.user is None:
+                continue
+            old = before.view(s.seat)
+            new = live.state.view(s.seat)
+            if _private_key(old) != _private_key(new) or new.get("finished"):
+                await self.send_hand(rec, s.seat, view=new)
+
+    async def post_sheet(self, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str) -> None:
+        state = live.state
+        view = state.view(None)
+        names = self.names(rec, lang)
+        lines = messages.sentences(rec.game, events, lang, names)[-6:]
+        if state.finished:
+            lines.append(await self.final_line(rec, state, names, lang))
+        title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
+        msg = await asyncio.get_running_loop().run_in_executor(
+            self.ctx.pool,
+            lambda: messages.sheet_message(game=rec.game, view=view, names=names, lines=lines, lang=lang, title=title),
+        )
+        await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
+
+    async def final_line(self, rec: TableRec, state: GameState, names: list[str], lang: str) -> str:
+        rows = await self.ctx.storage.results(rec.id)
+        parts = []
+        if rec.game == "kozel" and state.loser is not None:
+            parts.append(t(lang, "🐐 {name} is the kozel!", name=names[state.loser]))
+        elif state.winner is not None:
+            parts.append(t(lang, "🏆 {name} wins the game!", name=names[state.winner]))
+        for r in sorted(rows, key=lambda r: r.place):
+            if r.user_id is None or r.rating_after is None:
+                continue
+            before = r.rating_before or 0.0
+            delta = r.rating_after - before
+            line = t(
+                lang,
+                "{name}: rating {rating} ({delta})",
+                name=names[r.seat],
+                rating=f"{r.rating_after:.1f}",
+                delta=f"{delta:+.1f}",
+            )
+            if r.rating_points is not None:
+                line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
+            parts.append(line)
+        return "\n".join(parts)
+
+    async def send_hand(
+        self,
+        rec: TableRec,
+        seat: int,
+        *,
+        step: str | None = None,
+        press: Press | None = None,
+        via: Any = None,
+        fresh: bool = False,
+        view: dict[str, Any] | None = None,
+    ) -> bool:
+        """Send or edit the seat's private message (``view``: the seat's view when the caller has it). False when
+        the user cannot be reached privately."""
+        seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+        if seat_rec is None or seat_rec.user is None:
+            return False
+        user = self.ctx.user_value(seat_rec.user)
+        lang = self.people.user_lang(seat_rec.user)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        if view is None:
+            view = (await self.ctx.live(rec)).state.view(seat)
+        names = self.names(rec, lang)
+        infos = self.infos(rec, lang)
+        note = None
+        if seat_rec.taken_over:
+            note = t(lang, "The computer plays for you. Press “Take my seat back” at the table to return.")
+        msg = await asyncio.get_running_loop().run_in_executor(
+            self.ctx.pool,
+            lambda: messages.hand_message(
+                game=rec.game,
+                table_id=rec.id,
+                version=rec.version,
+                view=view,
+                names=names,
+                seats=infos,
+                lang=lang,
+                where=self.people.where(rec, chat, lang),
+                step=step,
+                note=note,
+            ),
+        )
+        if seat_rec.taken_over:
+            msg = Message(msg.text, image=msg.image, image_name=msg.image_name)
+        ref = MessageRef.from_json(seat_rec.private_ref)
+        try:
+            if press is not None and step is not None and press.message is not None:
+                new_ref = await self.ctx.port_for(user.platform).edit_private(user, press.message, msg)
+            elif fresh or via is not None:
+                new_ref = await self.send_private(user, msg, via=press or via)
+            else:
+                new_ref = await self.edit_or_send_private(user, ref, msg)
+        except Unreachable:
+            chat_lang = self.people.chat_lang(chat)
+            await self.invite(rec, chat, seat_rec.user, chat_lang)
+            return False
+        self.ctx.invited.discard((rec.id, seat_rec.user.id))
+        if new_ref is not None and new_ref != ref:
+            await self.ctx.storage.update_seat(rec.id, seat, private_ref=new_ref.to_json())
+            if ref is not None and (fresh or via is not None):
+                await self.retire_hand(user, ref, msg, lang)
+        return True
+
+    async def retire_hand(self, user: Any, ref: MessageRef, msg: Message, lang: str) -> None:
+        """An older hand message loses its buttons when the hand is shown again (best effort)."""
+        old = Message(
+            t(lang, "Your hand is shown again in a newer message."), image=msg.image, image_name=msg.image_name
+        )
+        try:
+            await self.ctx.port_for(user.platform).edit_private(user, ref, old)
+        except Exception:  # an expired or deleted message needs nothing
+            log.info("an older hand message could not be retired")

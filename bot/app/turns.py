@@ -1,0 +1,375 @@
+"""The game in play: starting, moves from buttons, computer seats, turn timers, taking a seat back, and the end of
+the game with results and ratings.
+
+Every move goes through ``Turns.commit``: the core applies it (and deals the next round when one ends), the storage
+stores it with compare-and-set, then ``Publishing.publish`` edits the one public table message, posts the score
+sheet at a round's end, and edits each player's private message whose hand or choices changed. Computer players
+think in the context's pools, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import logging
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.app import results
+from bot.app.context import Context
+from bot.app.people import People
+from bot.app.publishing import Publishing
+from bot.live import Live, first_state, step
+from bot.notice import Notice
+from bot.payloads import Payload
+from bot.port import Chat, Message, MessageRef, Press, Unreachable
+from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
+from core.ai.player import ComputerPlayer
+from core.ai.search import DEFAULT
+from core.base import Action, GameState, MalformedAction
+from core.i18n import t
+
+log = logging.getLogger(__name__)
+
+TAKEOVER_AFTER = 3  # timeouts in a row before the computer takes the seat over
+TIMEOUT_LEVEL = "normal"  # who moves for a player who ran out of time
+
+
+class Turns:
+    def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
+        self.ctx = ctx
+        self.people = people
+        self.publishing = publishing
+
+    async def start_game(self, rec: TableRec, lang: str) -> None:
+        state, events = first_state(rec.game, rec.players, self.ctx.core_options(rec), rec.seed)
+        deadline, kind = self.deadline_for(rec, state)
+        lobby_ref = MessageRef.from_json(rec.message_ref)
+        rec = await self.ctx.storage.start_table(rec.id, rec.lobby_rev, state.to_json(), deadline, kind)
+        self.ctx.live_tables[rec.id] = Live(rec.id, rec.version, state, list(events), list(events))
+        self.ctx.pending.pop(rec.id, None)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        port = self.ctx.port_for(chat.platform)
+        if lobby_ref is not None:
+            names = ", ".join(i.name for i in self.publishing.seat_infos(rec, lang) if i)
+            await port.edit_public(lobby_ref, Message(t(lang, "The game has started: {names}.", names=names)))
+        msg = await self.publishing.table_msg(rec, self.ctx.live_tables[rec.id], lang)
+        ref = await port.send_public(self.ctx.chat_value(chat), msg)
+        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+        rec = await self.ctx.storage.table(rec.id)
+        for s in rec.seats:
+            if s.user is not None:
+                await self.publishing.send_hand(rec, s.seat)
+        self.kick(rec.id)
+
+    async def press_move(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """A game move."""
+        table_id = p.table or 0
+        async with self.ctx.lock(table_id):
+            rec, seat = await self.my_seat(p, user, lang, current=True)
+            try:
+                action = Action.parse(seat, p.code or "")
+            except MalformedAction:
+                raise Notice(t(lang, "This button is not valid."), True) from None
+            live = await self.ctx.live(rec)
+            if action not in live.state.legal_actions(seat):
+                if live.state.to_act != seat and not live.state.legal_actions(seat):
+                    raise Notice(t(lang, "It is not your turn."), True)
+                raise Notice(t(lang, "That move is not allowed now."), True)
+            seat_rec = rec.seats[seat]
+            updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
+            await self.commit(
+                rec,
+                live,
+                action,
+                actor=user.id,
+                by="player",
+                seat_updates=updates,
+                on_stored=lambda: self.publishing.answer_early(press),
+            )
+        return None
+
+    async def press_picker_step(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """A picker step: redraw the presser's own keyboard; nothing in the game changes."""
+        rec, seat = await self.my_seat(p, user, lang, current=True)
+        step_code = None if p.code == "main" else p.code
+        await self.publishing.send_hand(rec, seat, step=step_code, press=press)
+        return None
+
+    async def press_show_hand(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Show my hand: the presser's hand and choices, privately."""
+        rec, seat = await self.my_seat(p, user, lang)
+        delivered = await self.publishing.send_hand(rec, seat, press=press, fresh=True)
+        if not delivered:
+            raise Notice(t(lang, "I cannot write to you privately yet: open a private chat with me first."), True)
+        return None
+
+    async def press_take_seat_back(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Take my seat back from the computer."""
+        table_id = p.table or 0
+        async with self.ctx.lock(table_id):
+            rec, seat = await self.my_seat(p, user, lang)
+            if not rec.seats[seat].taken_over:
+                raise Notice(t(lang, "Your seat is already yours."))
+            await self.ctx.storage.update_seat(rec.id, seat, taken_over=False, timeouts=0)
+            rec = await self.ctx.storage.table(rec.id)
+            live = await self.ctx.live(rec)
+            deadline, kind = self.deadline_for(rec, live.state)
+            if deadline is not None:
+                with contextlib.suppress(Conflict):
+                    await self.ctx.storage.set_deadline(rec.id, rec.version, deadline, kind)
+        chat_rec = await self.people.chat_by_id(rec.chat_id)
+        await self.publishing.refresh_table(rec)
+        await self.publishing.announce(
+            rec, chat_rec, t(self.people.chat_lang(chat_rec), "{name} is back at the table.", name=user.name)
+        )
+        await self.publishing.send_hand(rec, seat)
+        return t(lang, "Welcome back: your seat is yours again.")
+
+    async def my_seat(self, p: Payload, user: UserRec, lang: str, *, current: bool = False) -> tuple[TableRec, int]:
+        """The playing table of a press and the presser's seat there; with ``current`` the button's version must
+        be the table's. Anything else is a notice (nothing changes)."""
+        rec = await self.playing(p.table or 0, lang)
+        seat = self.ctx.seat_of(rec, user.id)
+        if seat is None:
+            raise Notice(t(lang, "You are not playing at this table."), True)
+        if current and p.version != rec.version:
+            raise Notice(t(lang, "This button is out of date: the game has moved on."), True)
+        return rec, seat
+
+    async def playing(self, table_id: int, lang: str) -> TableRec:
+        rec = await self.ctx.storage.table(table_id)
+        if rec.broken:
+            raise Notice(self.ctx.broken_text(lang), True)
+        if rec.status == LOBBY:
+            raise Notice(t(lang, "The game has not started yet."), True)
+        if rec.status != PLAYING:
+            raise Notice(t(lang, "This game is over."), True)
+        return rec
+
+    async def commit(
+        self,
+        rec: TableRec,
+        live: Live,
+        action: Action,
+        *,
+        actor: int | None,
+        by: str,
+        seat_updates: dict[int, dict[str, Any]] | None = None,
+        notes: list[str] | None = None,
+        on_stored: Any = None,
+    ) -> TableRec:
+        """Apply, store (compare-and-set) and publish one move. Raises ``Conflict`` if another got there first.
+
+        ``on_stored`` (a coroutine function) runs once the move is stored, before it is drawn and published: the
+        presser's button is answered then."""
+        before = live.state
+        new, events, dealt, deal = step(before, action)
+        taken = {s.seat: s.taken_over for s in rec.seats}
+        for s, fields in (seat_updates or {}).items():
+            if "taken_over" in fields:
+                taken[s] = bool(fields["taken_over"])
+        result_rows: list[ResultSpec] | None = None
+        if new.finished:
+            result_rows = await self.final_results(rec, new, taken)
+        probe = rec if not seat_updates else _with_taken(rec, taken)
+        deadline, kind = self.deadline_for(probe, new)
+        try:
+            stored = await self.ctx.storage.commit_move(
+                rec.id,
+                rec.version,
+                seat=action.seat,
+                action=action.to_json(),
+                actor_user_id=actor,
+                by=by,
+                state=new.to_json(),
+                deadline=deadline,
+                deadline_kind=kind,
+                seat_updates=seat_updates,
+                results=result_rows,
+            )
+        except Conflict:
+            self.ctx.forget(rec.id)
+            raise
+        live.state = new
+        live.version = stored.version
+        live.advance(events, dealt, deal)
+        self.ctx.live_tables[rec.id] = live
+        if on_stored is not None:
+            await on_stored()
+        await self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
+        if stored.status == PLAYING:
+            nxt = new.to_act
+            if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
+                self.kick(stored.id)
+        return stored
+
+    async def final_results(self, rec: TableRec, state: GameState, taken: dict[int, bool]):
+        user_ids = [None] * rec.players
+        computers: list[str | None] = [None] * rec.players
+        for s in rec.seats:
+            user_ids[s.seat] = s.user_id
+            computers[s.seat] = s.computer
+        humans = [u for u in user_ids if u is not None]
+        ratings = await self.ctx.storage.ratings(rec.chat_id, rec.game, humans)
+        flags = [taken.get(s, False) for s in range(rec.players)]
+        return results.results(state, user_ids, computers, flags, ratings)
+
+    def kick(self, table_id: int) -> None:
+        """Make sure a computer seat whose turn it is gets to move (one driver per table in this process)."""
+        task = self.ctx.drivers.get(table_id)
+        if task is not None and not task.done():
+            return
+        self.ctx.drivers[table_id] = asyncio.create_task(self.drive(table_id))
+
+    async def drive(self, table_id: int) -> None:
+        try:
+            while True:
+                rec = await self.ctx.storage.table(table_id)
+                if rec.status != PLAYING or rec.broken:
+                    return
+                live = await self.ctx.live(rec)
+                seat = live.state.to_act
+                if seat is None:
+                    return
+                seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+                if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
+                    return
+                if self.ctx.computer_pause:
+                    await asyncio.sleep(self.ctx.computer_pause)
+                action = await self.decide(rec, live, seat, seat_rec.computer or TIMEOUT_LEVEL)
+                async with self.ctx.lock(table_id):
+                    fresh = await self.ctx.storage.table(table_id)
+                    if fresh.version != rec.version or fresh.status != PLAYING:
+                        continue
+                    try:
+                        await self.commit(fresh, await self.ctx.live(fresh), action, actor=None, by="computer")
+                    except Conflict:
+                        continue
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer driver of table %s failed", table_id)
+
+    def ai_seed(self, table_id: int, seat: int) -> str:
+        """A computer seat's seed: a keyed hash of the table and seat, independent of the deal's seed."""
+        return hashlib.blake2b(f"ai:{table_id}:{seat}".encode(), key=self.ctx.ai_key, digest_size=8).hexdigest()
+
+    def computer(self, rec: TableRec, seat: int, level: str) -> ComputerPlayer:
+        """A computer seat's player. A strong one searches under the wall-time cap of its budget (300 ms, and
+        never more than the bot's ``think_cap``), so it answers in time; the cap is what makes it anytime."""
+        cap = DEFAULT.cap_ms or 300.0
+        budget = replace(DEFAULT, cap_ms=min(cap, self.ctx.think_cap * 1000))
+        return ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat), budget=budget)
+
+    async def decide(self, rec: TableRec, live: Live, seat: int, level: str) -> Action:
+        """The computer's move, thought out in the thread pool and bounded in wall time."""
+        view = live.state.view(seat)
+        history = list(live.round_events)
+        loop = asyncio.get_running_loop()
+        player = self.computer(rec, seat, level)
+        # a strong player searches for long: in another process, so the event loop never waits for the GIL
+        if level == "strong":
+            await self.ctx.warm_think_pool()
+        pool = self.ctx.think_pool() if level == "strong" else self.ctx.pool
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(pool, player.decide, view, history), self.ctx.think_cap)
+        except TimeoutError:
+            log.warning("a %s computer at table %s took too long; the normal level moves", level, rec.id)
+        quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
+        return await loop.run_in_executor(self.ctx.pool, quick.decide, view, history)
+
+    def deadline_for(self, rec: TableRec, state: GameState) -> tuple[datetime | None, str | None]:
+        """When the seat to act must be reminded (or, for short timers, times out); None when no timer runs."""
+        timer = self.ctx.timer_of(rec)
+        seat = state.to_act
+        if not timer or seat is None or state.finished:
+            return None, None
+        seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+        if seat_rec is None or seat_rec.computer is not None or seat_rec.taken_over:
+            return None, None
+        now = self.ctx.clock()
+        if timer >= 60:
+            return now + timedelta(seconds=timer - self.reminder_lead(timer)), "remind"
+        return now + timedelta(seconds=timer), "timeout"
+
+    @staticmethod
+    def reminder_lead(timer: int) -> int:
+        return min(30, timer // 4)
+
+    async def tick(self) -> int:
+        """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
+        now = self.ctx.clock()
+        due = await self.ctx.storage.claim_due(now)
+        for rec in due:
+            try:
+                await self.fire(rec, now)
+            except Exception:
+                log.exception("the timer of table %s failed", rec.id)
+        return len(due)
+
+    async def fire(self, rec: TableRec, now: datetime) -> None:
+        if rec.status != PLAYING or rec.broken:
+            return
+        async with self.ctx.lock(rec.id):
+            live = await self.ctx.live(rec)
+            seat = live.state.to_act
+            if seat is None:
+                return
+            seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+            if seat_rec is None or seat_rec.user is None or seat_rec.taken_over:
+                self.kick(rec.id)
+                return
+            chat = await self.people.chat_by_id(rec.chat_id)
+            if rec.deadline_kind == "remind":
+                lead = self.reminder_lead(self.ctx.timer_of(rec))
+                await self.remind(rec, chat, seat_rec.user, lead)
+                with contextlib.suppress(Conflict):
+                    await self.ctx.storage.set_deadline(rec.id, rec.version, now + timedelta(seconds=lead), "timeout")
+                return
+            count = seat_rec.timeouts + 1
+            takeover = count >= TAKEOVER_AFTER
+            action = await self.decide(rec, live, seat, TIMEOUT_LEVEL)
+            lang = self.people.chat_lang(chat)
+            name = seat_rec.user.name
+            notes = [t(lang, "⏰ {name} ran out of time: the computer moved for them.", name=name)]
+            updates = {seat: {"timeouts": count, "taken_over": takeover}}
+            try:
+                stored = await self.commit(
+                    rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes
+                )
+            except Conflict:
+                return
+        if takeover:
+            await self.publishing.announce(
+                stored,
+                chat,
+                t(
+                    lang,
+                    "{name} missed {n} turns in a row: the computer plays for them "
+                    "until they press “Take my seat back”.",
+                    name=name,
+                    n=count,
+                ),
+            )
+
+    async def remind(self, rec: TableRec, chat: ChatRec, user: UserRec, seconds: int) -> None:
+        plang = self.people.user_lang(user)
+        text = t(plang, "⏰ {where}: your move — {n} s left.", where=self.people.where(rec, chat, plang), n=seconds)
+        try:
+            await self.publishing.send_private(self.ctx.user_value(user), Message(text))
+        except Unreachable:
+            lang = self.people.chat_lang(chat)
+            port = self.ctx.port_for(chat.platform)
+            await port.send_public(
+                Chat(chat.platform, chat.platform_id, chat.thread, chat.title),
+                Message(t(lang, "⏰ {name}, your move — {n} s left.", name=user.name, n=seconds)),
+            )
+
+
+def _with_taken(rec: TableRec, taken: dict[int, bool]) -> TableRec:
+    seats = [dataclasses.replace(s, taken_over=taken.get(s.seat, s.taken_over)) for s in rec.seats]
+    return dataclasses.replace(rec, seats=seats)
