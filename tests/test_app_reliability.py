@@ -120,10 +120,6 @@ async def test_a_round_end_does_not_hold_the_table_while_the_sheet_waits(tmp_pat
         await world.app.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='issue 26 finding 9: TableBusy from the chooser is answered "Something went wrong" with a traceback',
-)
 async def test_choosing_a_game_while_a_table_is_open_is_a_notice(tmp_path, caplog):
     """Finding 9: a game pressed in the "Which game?" chooser while a table is open gets the notice a typed
     ``new`` gets, and nothing is logged as a crash."""
