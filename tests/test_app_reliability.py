@@ -72,11 +72,6 @@ async def to_concede(world, names: list[str]) -> FakeUser:
     raise AssertionError("no declarer could concede")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 26 finding 1: the table lock is held while the round's sheet waits for the group; "
-    "hands go out after the sheet",
-)
 async def test_a_round_end_does_not_hold_the_table_while_the_sheet_waits(tmp_path):
     """Finding 1: the round-ending press is answered, the next player gets current buttons and can move while
     the round's score sheet still waits for the group's window."""

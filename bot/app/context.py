@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import texts
+from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
 from bot.port import Chat, Port, User
 from bot.storage import ChatRec, NotFound, Storage, TableRec, UserRec
@@ -58,6 +59,7 @@ class Context:
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
         self.answered_early: set[int] = set()
+        self.outbox = Outbox()  # what moves show, sent after the table lock (bot.app.outbox)
 
     def close_pools(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -90,6 +90,7 @@ class Turns:
                 seat_updates=updates,
                 on_stored=lambda: self.publishing.answer_early(press),
             )
+        await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
         return None
 
     async def press_picker_step(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -200,7 +201,7 @@ class Turns:
         self.ctx.live_tables[rec.id] = live
         if on_stored is not None:
             await on_stored()
-        await self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
+        self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
         if stored.status == PLAYING:
             nxt = new.to_act
             if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
@@ -338,21 +339,21 @@ class Turns:
             notes = [t(lang, "⏰ {name} ran out of time: the computer moved for them.", name=name)]
             updates = {seat: {"timeouts": count, "taken_over": takeover}}
             try:
-                stored = await self.commit(
-                    rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes
-                )
+                await self.commit(rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes)
             except Conflict:
                 return
+        await self.publishing.settled(rec.id)
         if takeover:
-            await self.publishing.announce(
-                stored,
+            self.publishing.later(
                 chat,
-                t(
-                    lang,
-                    "{name} missed {n} turns in a row: the computer plays for them "
-                    "until they press “Take my seat back”.",
-                    name=name,
-                    n=count,
+                Message(
+                    t(
+                        lang,
+                        "{name} missed {n} turns in a row: the computer plays for them "
+                        "until they press “Take my seat back”.",
+                        name=name,
+                        n=count,
+                    )
                 ),
             )
 
