@@ -188,8 +188,12 @@ class FakeUser:
         raise AssertionError(f"no button {label!r} in {[b.label for b in shown.buttons()]}")
 
     def hands(self) -> list[Shown]:
-        """My private messages that carry buttons (hands with choices), newest first."""
-        return [s for s in reversed(self.port.private(self.user.id)) if s.buttons()]
+        """My private messages with choices of a game (move or picker buttons), newest first."""
+        return [
+            s
+            for s in reversed(self.port.private(self.user.id))
+            if any(b.payload[:2] in ("a.", "u.") for b in s.buttons())
+        ]
 
     async def play_code(self, code: str) -> bool:
         """Press my way to one action (by its code), through the pickers, using only buttons I was shown.

@@ -38,6 +38,7 @@ COMMANDS = (
     "join",
     "leave",
     "stop",
+    "table",
     "rules",
     "settings",
     "lang",

@@ -194,3 +194,69 @@ async def test_an_invitation_answered_on_one_worker_counts_on_the_other(tmp_path
     finally:
         await second.close()
         await world.app.close()
+
+
+async def test_the_table_command_shows_the_table_and_the_hands_again(tmp_path):
+    """Finding 10: ``table`` posts the game's table message anew (the next move edits that one) and sends the
+    asker and the player to act their hands again as new messages; in the lobby it posts the lobby again."""
+    world = await make_world(db_path(tmp_path))
+    try:
+        ann, bob = world.user("Ann"), world.user("Bob")
+        await bob.say(world.chat, "table")
+        assert world.group()[-1].text == "No table is open here. Start one with /new."
+        await ann.say(world.chat, "new", "deberts 2")
+        await bob.say(world.chat, "table")
+        lobbies = [s for s in world.group() if any(b.payload.startswith("j.") for b in s.buttons())]
+        assert len(lobbies) == 2 and world.group()[-1].id == lobbies[-1].id  # the lobby, posted again
+        await open_table_started(world)
+        rec = await world.app.storage.table(1)
+        live = await world.app.live(rec)
+        to_act = next(u for u in (ann, bob) if rec.seats[live.state.to_act].user.platform_id == u.user.id)
+        other = bob if to_act is ann else ann
+        old_table = world.table_message()
+        private_before = {u.user.id: len(world.port.private(u.user.id)) for u in (ann, bob)}
+        await other.say(world.chat, "table")
+        new_table = world.table_message()
+        assert new_table.id != old_table.id and new_table.buttons() == old_table.buttons()
+        for u in (ann, bob):  # the asker and the player to act: a new hand message each
+            assert len(world.port.private(u.user.id)) == private_before[u.user.id] + 1
+        assert to_act.hands()[0].id == world.port.private(to_act.user.id)[-1].id
+        action = ComputerPlayer("deberts", "normal", seed=5).decide(live.state.view(live.state.to_act), [])
+        assert await to_act.play_code(action.code())
+        await world.app.idle()
+        assert world.table_message().id == new_table.id and new_table.edits == 1  # the move edited the new one
+    finally:
+        await world.app.close()
+
+
+async def open_table_started(world) -> None:
+    """Bob joins the Deberts lobby Ann opened, Ann starts it."""
+    await press_kind(world, world.user("Bob"), "j")
+    text, _ = await press_kind(world, world.user("Ann"), "s")
+    assert text is None, text
+
+
+async def test_a_reminder_has_a_button_that_shows_the_hand_again(tmp_path):
+    """Finding 10: the turn reminder carries "Show my hand", which sends the hand again."""
+    world = await make_world(db_path(tmp_path))
+    try:
+        ann = world.user("Ann")
+        await ann.say(world.chat, "new", "deberts 2")
+        await open_table_started(world)
+        rec = await world.app.storage.table(1)
+        assert rec.deadline_kind == "remind"
+        world.clock.advance(91)
+        assert await world.app.tick() == 1
+        await world.app.idle()
+        rec = await world.app.storage.table(1)
+        seat = (await world.app.live(rec)).state.to_act
+        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        reminder = world.port.private(user.user.id)[-1]
+        assert "your move — 30 s left" in reminder.text
+        before = len(world.port.private(user.user.id))
+        text, _ = await user.press_label(reminder, "Show my hand")
+        assert text is None
+        assert len(world.port.private(user.user.id)) == before + 1
+        assert user.hands()[0].id == world.port.private(user.user.id)[-1].id
+    finally:
+        await world.app.close()

@@ -94,6 +94,7 @@ class Application:
             "join": lobby.cmd_join,
             "leave": lobby.cmd_leave,
             "stop": lobby.cmd_stop,
+            "table": lobby.cmd_table,
             "settings": lobby.cmd_settings,
             "help": info.cmd_help,
             "rules": info.cmd_rules,

@@ -104,6 +104,17 @@ class Lobby:
         text = await self.leave(rec, user, lang)
         await self.publishing.reply(cmd, Message(text))
 
+    async def cmd_table(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """Show the chat's table again: the lobby, or the game as a new message and the hands of its players."""
+        rec = await self.chat_table(chat, lang)
+        assert chat is not None
+        if rec.status == LOBBY:
+            await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
+            return
+        if rec.broken:
+            raise Notice(self.ctx.broken_text(lang))
+        await self.turns.show_again(rec, user)
+
     async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
         text = await self.stop_table(rec, user, lang)

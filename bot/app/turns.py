@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import payloads
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -25,7 +26,7 @@ from bot.app.publishing import Publishing
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Chat, Message, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageRef, Press, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -357,11 +358,27 @@ class Turns:
                 ),
             )
 
+    async def show_again(self, rec: TableRec, asker: UserRec | None) -> None:
+        """The ``table`` command: post the table message anew (later moves edit the new one) and send the hand
+        again, as a new message, to the asker and to every player the game is asking for a choice."""
+        chat = await self.people.chat_by_id(rec.chat_id)
+        live = await self.ctx.live(rec)
+        msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
+        ref = await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
+        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+        rec = await self.ctx.storage.table(rec.id)
+        for s in rec.seats:
+            if s.user is None:
+                continue
+            if (asker is not None and s.user_id == asker.id) or live.state.view(s.seat).get("legal"):
+                await self.publishing.send_hand(rec, s.seat, fresh=True)
+
     async def remind(self, rec: TableRec, chat: ChatRec, user: UserRec, seconds: int) -> None:
         plang = self.people.user_lang(user)
         text = t(plang, "⏰ {where}: your move — {n} s left.", where=self.people.where(rec, chat, plang), n=seconds)
+        show = Button("🂠 " + t(plang, "Show my hand"), payloads.make("h", table=rec.id))
         try:
-            await self.publishing.send_private(self.ctx.user_value(user), Message(text))
+            await self.publishing.send_private(self.ctx.user_value(user), Message(text, buttons=((show,),)))
         except Unreachable:
             lang = self.people.chat_lang(chat)
             port = self.ctx.port_for(chat.platform)
