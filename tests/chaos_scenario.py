@@ -154,6 +154,13 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
         marks["restarted"] = round(time.monotonic() - cluster.t0, 1)
     await asyncio.gather(*tasks)
     marks["played"] = round(time.monotonic() - cluster.t0, 1)
+    idle = [s.table_id for s in specs if not s.active]
+    for _ in range(int(2 * (TIMER + 15))):  # the idle players' timers run out (bounded: a lost timer never fires)
+        moves = [await cluster.storage.moves(t) for t in idle]
+        if all(any(m.by == "timeout" for m in ms) for ms in moves):
+            break
+        await asyncio.sleep(0.5)
+    marks["timed_out"] = round(time.monotonic() - cluster.t0, 1)
     settled = True
     with contextlib.suppress(TimeoutError):  # a press still unanswered now is reported as such
         await api.wait_for(lambda: all(q in api.answers for q in api.queries), timeout=ANSWER_WAIT)
