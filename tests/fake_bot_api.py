@@ -25,6 +25,7 @@ import hashlib
 import io
 import itertools
 import json
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -200,11 +201,14 @@ class FakeBotAPI:
         self.files: dict[str, bytes] = {}
         self.file_names: dict[str, str] = {}
         self.failures: list[Failure] = []
+        self.upload_delay: dict[str, float] = {}  # method -> seconds its request takes to arrive (a slow link)
         self.webhook: dict[str, Any] | None = None
         self.backends: dict[str, list[str]] = {}
         self.deliveries: list[tuple[int, str]] = []
         self._updates: list[dict[str, Any]] = []
-        self._update_ids = itertools.count(1)
+        # update ids grow from a random start, as Telegram's do: workers remember the ids they handled in Redis,
+        # which outlives one test
+        self._update_ids = itertools.count(random.randrange(10**6, 10**9))
         self._last_update_id = 0
         self.served_at: dict[int, float] = {}  # update id -> when the bot first received it
         self._message_ids: dict[int, itertools.count] = {}
@@ -452,6 +456,8 @@ class FakeBotAPI:
         began = time.monotonic()
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        if self.upload_delay.get(method):
+            await asyncio.sleep(self.upload_delay[method])
         params, files = await self._read_params(request)
         if self.latency is not None and method != "getUpdates":
             await asyncio.sleep(self.latency())
