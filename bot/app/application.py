@@ -265,8 +265,6 @@ class Application:
                 raise Notice(t(lang, "This button is not valid."), alert=True)
             try:
                 result = await handler(press, p, user, chat, lang)
-            except TableBusy:  # e.g. a game chosen in an old "Which game?" message while a table is open
-                raise Notice(t(lang, "A table is already open here."), alert=True) from None
             except NotFound:
                 raise Notice(t(lang, "This table no longer exists."), alert=True) from None
             except BrokenTable:
