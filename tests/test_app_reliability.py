@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import pytest
-
 from bot.fakeport import FakePort, FakeUser
 from bot.port import Chat, Command, Message, MessageRef, Press, PrivateStart
 from core.ai.player import ComputerPlayer
@@ -136,10 +134,6 @@ async def test_choosing_a_game_while_a_table_is_open_is_a_notice(tmp_path, caplo
         await world.app.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='issue 26 finding 2: the race loser answers "Already done" / "out of date" (and Press has no key yet)',
-)
 async def test_a_press_delivered_to_two_workers_is_answered_as_done_by_both(tmp_path):
     """Finding 2: Telegram delivers one press to two workers; one stores the move, the other loses the race
     (or finds the table moved on) and, seeing that the stored move is this very press, answers as the winner
@@ -173,7 +167,6 @@ async def test_a_press_delivered_to_two_workers_is_answered_as_done_by_both(tmp_
         await world.app.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 finding 3: pending invitations live in one worker's memory")
 async def test_an_invitation_answered_on_one_worker_counts_on_the_other(tmp_path):
     """Finding 3: Bob could not be written to privately when he joined (worker 1); he opens the private chat
     through worker 2; the host's Start on worker 1 starts the game."""

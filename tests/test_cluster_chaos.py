@@ -115,11 +115,6 @@ def test_no_stored_move_is_answered_with_a_notice(chaos):
     assert not bad, f"stored moves answered with a notice: {bad}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 26 finding 7: an update a worker accepted (200) before handling it is lost when that worker "
-    "is killed; Telegram never delivers it again",
-)
 def test_every_press_is_answered(chaos):
     delays = [p["delay_ms"] for p in chaos["presses"] if p["delay_ms"] is not None]
     print(
@@ -150,11 +145,6 @@ def test_no_table_is_marked_broken(chaos):
     assert {k: t["broken"] for k, t in chaos["tables"].items() if t["broken"]} == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 26 finding 4: the flood slot is taken before the request is built and uploaded, so Telegram "
-    "receives two writes to a group less than 1 s apart",
-)
 def test_group_writes_are_one_second_apart(chaos):
     close = []
     for chat, writes in chaos["group_writes"].items():

@@ -307,8 +307,7 @@ class Application:
             except NotFound:
                 rec = None
             if rec is not None and self.ctx.seat_of(rec, user.id) is not None:
-                self.ctx.pending.get(rec.id, set()).discard(user.id)
-                self.ctx.invited.discard((rec.id, user.id))
+                await self.ctx.storage.clear_invitation(rec.id, user.id)  # reached: no longer waited for
                 await self.lobby.welcome_seated(rec, user, start)
                 return
         await self.publishing.send_private(start.user, Message(self.info.private_help(lang)), via=start)

@@ -53,8 +53,6 @@ class Context:
         self.locks: dict[int, asyncio.Lock] = {}
         self.live_tables: dict[int, Live] = {}
         self.drivers: dict[int, asyncio.Task[None]] = {}
-        self.invited: set[tuple[int, int]] = set()
-        self.pending: dict[int, set[int]] = {}
         self.chats: dict[int, ChatRec] = {}
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}

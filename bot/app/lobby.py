@@ -237,7 +237,8 @@ class Lobby:
             raise Notice(t(lang, "Only the host can do that."), True)
         if len(rec.seats) < rec.players:
             raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
-        waiting = [s for s in rec.seats if s.user_id in self.ctx.pending.get(rec.id, set())]
+        pending = await self.ctx.storage.pending_invitations(rec.id)  # on any worker
+        waiting = [s for s in rec.seats if s.user_id in pending]
         if waiting:
             names = ", ".join(s.user.name for s in waiting if s.user)
             raise Notice(t(lang, "Waiting for {names} to open a private chat with me.", names=names), True)
@@ -293,7 +294,7 @@ class Lobby:
         try:
             await self.publishing.send_private(self.ctx.user_value(user), Message(text))
         except Unreachable:
-            self.ctx.pending.setdefault(rec.id, set()).add(user.id)
+            await self.ctx.storage.add_invitation(rec.id, user.id)
             await self.publishing.invite(rec, chat, user, chat_lang)
 
     async def welcome_seated(self, rec: TableRec, user: UserRec, start: PrivateStart) -> None:
@@ -345,7 +346,7 @@ class Lobby:
                 rec = await self.ctx.storage.table(rec.id)
                 if self.ctx.seat_of(rec, user.id) is None:
                     break
-        self.ctx.pending.get(rec.id, set()).discard(user.id)
+        await self.ctx.storage.clear_invitation(rec.id, user.id)
         await self.publishing.refresh_lobby(rec, lang)
         return t(lang, "You have left the table.")
 

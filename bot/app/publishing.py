@@ -92,10 +92,8 @@ class Publishing:
         await port.send_public(self.ctx.chat_value(chat), Message(text))
 
     async def invite(self, rec: TableRec, chat: ChatRec, user: UserRec, lang: str) -> None:
-        key = (rec.id, user.id)
-        if key in self.ctx.invited:
-            return
-        self.ctx.invited.add(key)
+        if not await self.ctx.storage.invitation_sent(rec.id, user.id):
+            return  # invited already (by this worker or another)
         text = t(
             lang,
             "{name}, I cannot write to you privately yet: press the button below to get your cards.",
@@ -342,7 +340,6 @@ class Publishing:
             chat_lang = self.people.chat_lang(chat)
             await self.invite(rec, chat, seat_rec.user, chat_lang)
             return False
-        self.ctx.invited.discard((rec.id, seat_rec.user.id))
         if new_ref is not None and new_ref != ref:
             await self.ctx.storage.update_seat(rec.id, seat, private_ref=new_ref.to_json())
             if ref is not None and (fresh or via is not None):

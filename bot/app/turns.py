@@ -51,7 +51,6 @@ class Turns:
         lobby_ref = MessageRef.from_json(rec.message_ref)
         rec = await self.ctx.storage.start_table(rec.id, rec.lobby_rev, state.to_json(), deadline, kind)
         self.ctx.live_tables[rec.id] = Live(rec.id, rec.version, state, list(events), list(events))
-        self.ctx.pending.pop(rec.id, None)
         chat = await self.people.chat_by_id(rec.chat_id)
         port = self.ctx.port_for(chat.platform)
         if lobby_ref is not None:
@@ -69,8 +68,14 @@ class Turns:
     async def press_move(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """A game move."""
         table_id = p.table or 0
+        key = f"{press.user.platform}:{press.key}" if press.key else None
         async with self.ctx.lock(table_id):
-            rec, seat = await self.my_seat(p, user, lang, current=True)
+            try:
+                rec, seat = await self.my_seat(p, user, lang, current=True)
+            except Notice:
+                if await self.stored_by(key, table_id):  # delivered twice: the other delivery stored it
+                    return None
+                raise
             try:
                 action = Action.parse(seat, p.code or "")
             except MalformedAction:
@@ -82,15 +87,21 @@ class Turns:
                 raise Notice(t(lang, "That move is not allowed now."), True)
             seat_rec = rec.seats[seat]
             updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
-            await self.commit(
-                rec,
-                live,
-                action,
-                actor=user.id,
-                by="player",
-                seat_updates=updates,
-                on_stored=lambda: self.publishing.answer_early(press),
-            )
+            try:
+                await self.commit(
+                    rec,
+                    live,
+                    action,
+                    actor=user.id,
+                    by="player",
+                    seat_updates=updates,
+                    on_stored=lambda: self.publishing.answer_early(press),
+                    press_key=key,
+                )
+            except Conflict:
+                if await self.stored_by(key, table_id):  # another worker stored this very press first
+                    return None
+                raise
         await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
         return None
 
@@ -131,6 +142,13 @@ class Turns:
         await self.publishing.send_hand(rec, seat)
         return t(lang, "Welcome back: your seat is yours again.")
 
+    async def stored_by(self, key: str | None, table_id: int) -> bool:
+        """Whether the press with this key has stored a move at this table (on any worker)."""
+        if key is None:
+            return False
+        outcome = await self.ctx.storage.press_outcome(key)
+        return outcome is not None and outcome[0] == table_id
+
     async def my_seat(self, p: Payload, user: UserRec, lang: str, *, current: bool = False) -> tuple[TableRec, int]:
         """The playing table of a press and the presser's seat there; with ``current`` the button's version must
         be the table's. Anything else is a notice (nothing changes)."""
@@ -163,6 +181,7 @@ class Turns:
         seat_updates: dict[int, dict[str, Any]] | None = None,
         notes: list[str] | None = None,
         on_stored: Any = None,
+        press_key: str | None = None,
     ) -> TableRec:
         """Apply, store (compare-and-set) and publish one move. Raises ``Conflict`` if another got there first.
 
@@ -192,6 +211,7 @@ class Turns:
                 deadline_kind=kind,
                 seat_updates=seat_updates,
                 results=result_rows,
+                press_key=press_key,
             )
         except Conflict:
             self.ctx.forget(rec.id)

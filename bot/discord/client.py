@@ -177,7 +177,7 @@ class TableClient(discord.AutoShardedClient):
         ref = message_of(interaction)
         if ref is not None and ref.extra == "e" and self.port is not None:
             self.port.remember_press(ref, handle)
-        press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle)
+        press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle, key=str(interaction.id))
         try:
             await self._handler().press(press)
         except Exception:
