@@ -192,6 +192,7 @@ async def report(
         answer = api.answers.get(query)
         served = api.served_at.get(info["update"])
         delay = None
+        outcome = await st.press_outcome(f"telegram:{query}") if p is not None and p.kind == "a" else None
         if answer is not None and served is not None:
             delay = round((api.answered_at[query] - served) * 1000, 1)
         presses.append(
@@ -204,6 +205,7 @@ async def report(
                 if p is None
                 else {"kind": p.kind, "table": p.table, "version": p.version, "code": p.code},
                 "answered": answer is not None,
+                "stored": outcome is not None,  # the move stored with this very press's key
                 "answer": None if answer is None else answer["text"],
                 "delay_ms": delay,
                 "deliveries": len(api.posted.get(info["update"], [])),
