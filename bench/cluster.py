@@ -1,7 +1,7 @@
 """``python -m bench.cluster``: how many tables a cluster of webhook workers holds at Telegram's real flood limits.
 
 The bot runs as real ``python -m bot`` processes (webhook mode) on a fresh PostgreSQL database and Redis, behind
-a round-robin balancer, talking to the fake Bot API in this process (``tests.cluster_support``), with Telegram's
+a round-robin balancer, talking to the fake Bot API in this process (``testkit.cluster_support``), with Telegram's
 limits (one write per second and 20 a minute in a group). N tables of Deberts for two people move at a human
 pace (a move every 3-5 s per table) and one more table moves as fast as its players can press. For every move:
 
@@ -28,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from tests.cluster_support import PREFIX, Cluster, hands_of, percentile
+from testkit.cluster_support import PREFIX, Cluster, hands_of, percentile
 
 GAME = "deberts"
 GOAL_ANSWER_MS = 1000.0

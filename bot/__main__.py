@@ -157,7 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(run(settings, names))
     except OSError as e:
-        hint = f" (another program uses port {settings.playground_port}: try --port)" if e.errno == EADDRINUSE else ""
+        hint = (
+            f" (another program uses port {settings.playground_port}: choose another with PLAYGROUND_PORT=N,"
+            " e.g. PLAYGROUND_PORT=8081 make run, or python -m bot --port N)"
+            if e.errno == EADDRINUSE
+            else ""
+        )
         print(f"cannot start: {e}{hint}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -123,6 +123,6 @@ def rules_text(game: str, players: int, options: dict[str, Any], timer: int, lan
         value = options.get(row["name"], row["default"])
         mark = "" if value == row["default"] else " *"
         lines.append(f"• {option_line(row['name'], value, lang)}{mark}")
-    lines.append(f"• {t(lang, 'Turn timer')}: {timer_text(timer, lang)}")
+    lines.append("• " + t(lang, "Turn timer") + ": " + timer_text(timer, lang))
     lines.append(t(lang, "* differs from the usual rule"))
     return "\n".join(lines)

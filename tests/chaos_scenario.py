@@ -1,4 +1,4 @@
-"""The chaos run (issue 26): a cluster of webhook workers (``tests.cluster_support``) plays several tables at once
+"""The chaos run (issue 26): a cluster of webhook workers (``testkit.cluster_support``) plays several tables at once
 while people press like people do on a bad day — double taps, stale buttons, Telegram delivering an update
 twice to different workers — one worker is SIGKILLed right after accepting an update and started again, and
 the chooser of a new game is pressed while a table is open. Seeded; bounded in time (``CHAOS_LONG=1`` plays
@@ -24,8 +24,8 @@ from bot.live import replay
 from bot.storage.integrity import core_options
 from core import replay as core_replay
 from core.base import Action
-from tests.cluster_support import GROUP_WRITES, PREFIX, Cluster, hands_of
-from tests.fake_bot_api import FakeUser
+from testkit.cluster_support import GROUP_WRITES, PREFIX, Cluster, hands_of
+from testkit.fake_bot_api import FakeUser
 
 TIMER = 30  # seconds: the shortest turn timer a host can choose
 PLAY_S = 25.0  # seconds of play in CI (CHAOS_LONG: LONG_PLAY_S)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.fakeport import FakePort, FakeUser
 from bot.port import Chat, Command, Message, MessageRef, Press, PrivateStart
 from core.ai.player import ComputerPlayer
+from testkit.fakeport import FakePort, FakeUser
 from tests.app_support import db_path, make_world, open_table, press_kind, worker
 
 SPINS = 400  # event-loop turns (with a short sleep each) a press gets to be answered: a hang bound, not a timing

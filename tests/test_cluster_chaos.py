@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.cluster_support import PG_URL, percentile, redis_available
-from tests.storage_support import PG_SKIP
+from testkit.cluster_support import percentile, redis_available
+from tests.storage_support import PG_SKIP, PG_URL
 
 LONG = os.environ.get("CHAOS_LONG") == "1"
 WENT_WRONG = "Something went wrong"

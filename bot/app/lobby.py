@@ -215,7 +215,7 @@ class Lobby:
             current = self.ctx.timer_of(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
-            shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+            shown = t(lang, "Turn timer") + ": " + texts.timer_text(nxt, lang)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
@@ -265,10 +265,10 @@ class Lobby:
 
     async def join(self, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
         for _ in range(RETRIES):
+            if self.ctx.seat_of(rec, user.id) is not None:  # seated, in the lobby or in the game: say so
+                raise Notice(t(lang, "You already have a seat at this table."))
             if rec.status != LOBBY:
                 raise Notice(t(lang, "The game has already started."))
-            if self.ctx.seat_of(rec, user.id) is not None:
-                raise Notice(t(lang, "You already have a seat at this table."))
             taken = {s.seat for s in rec.seats}
             free = [s for s in range(rec.players) if s not in taken]
             if not free:

@@ -1,6 +1,6 @@
 """A bot cluster on this machine, as in production: several webhook workers (real ``python -m bot`` processes)
 on one fresh PostgreSQL database and one Redis, behind a round-robin balancer, fed by the fake Bot API
-(``tests.fake_bot_api``) the way Telegram feeds a webhook (several updates at once, a slow or failed delivery
+(``testkit.fake_bot_api``) the way Telegram feeds a webhook (several updates at once, a slow or failed delivery
 delivered again).
 
 * ``Balancer``: a small aiohttp proxy on 127.0.0.1 that spreads webhook POSTs over the live workers (round
@@ -25,6 +25,7 @@ import socket
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,10 +35,10 @@ from aiohttp import web
 
 from bot import payloads
 from bot.storage import Storage
-from tests.fake_bot_api import FakeBotAPI, FakeUser, Shown
-from tests.storage_support import PG_URL, drop_pg_database, fresh_pg_database
+from testkit.fake_bot_api import FakeBotAPI, FakeUser, Shown
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+PG_ADMIN_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PREFIX = "t:"  # the Telegram adapter's callback-data prefix
 ROOT = Path(__file__).resolve().parent.parent
 GROUP_WRITES = (
@@ -49,6 +50,39 @@ GROUP_WRITES = (
     "editMessageMedia",
     "editMessageReplyMarkup",
 )
+
+
+async def _pg_admin(sql: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(PG_ADMIN_URL)
+    conn = await asyncpg.connect(
+        host=url.host or "127.0.0.1",
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password,
+        database=url.database or "postgres",
+    )
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def fresh_pg_database() -> str:
+    """A new empty database on the TEST_DATABASE_URL server (default the local one); returns its URL."""
+    from sqlalchemy.engine import make_url
+
+    name = f"tablebot_{uuid.uuid4().hex[:12]}"
+    await _pg_admin(f'CREATE DATABASE "{name}"')
+    return make_url(PG_ADMIN_URL).set(drivername="postgresql+asyncpg", database=name).render_as_string(False)
+
+
+async def drop_pg_database(url: str) -> None:
+    from sqlalchemy.engine import make_url
+
+    await _pg_admin(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
 
 
 def free_port() -> int:
@@ -400,4 +434,4 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-__all__ = ["PG_URL", "Cluster", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
+__all__ = ["Cluster", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
