@@ -99,8 +99,8 @@ async def test_a_round_end_does_not_hold_the_table_while_the_sheet_waits(tmp_pat
         assert hand is not None and any(f".{rec.version}." in b.payload for b in hand.buttons()), (
             "the next player still has old buttons while the score sheet waits"
         )
-        action = ComputerPlayer("thousand", "normal", seed=1).decide(live.state.view(nxt), live.round_events)
-        second, second_task = await press_soon(user, action.code())
+        code = next(b.payload for b in hand.buttons() if b.payload.startswith(f"a.1.{rec.version}.")).split(".", 3)[3]
+        second, second_task = await press_soon(user, code)  # any move on his keyboard (the deal is random)
         assert await answered(port, second) == (None, False), "a move waited for the previous round's sheet"
         assert (await world.app.storage.table(1)).version == rec.version + 1
         port.gate.set()
@@ -147,9 +147,8 @@ async def test_a_press_delivered_to_two_workers_is_answered_as_done_by_both(tmp_
         live = await world.app.live(rec)
         seat = live.state.to_act
         user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
-        action = ComputerPlayer("deberts", "normal", seed=3).decide(live.state.view(seat), live.round_events)
         hand = user.hands()[0]
-        payload = next(b.payload for b in hand.buttons() if b.payload.endswith("." + action.code()))
+        payload = next(b.payload for b in hand.buttons() if b.payload.startswith(f"a.1.{rec.version}."))
         ref = MessageRef(world.port.platform, hand.chat_id, hand.id)
         press = Press(user.user, None, payload, ref, key="cb-1")
         again = Press(user.user, None, payload, ref, key="cb-1")  # the same callback query, re-delivered
