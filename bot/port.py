@@ -38,6 +38,7 @@ COMMANDS = (
     "join",
     "leave",
     "stop",
+    "table",
     "rules",
     "settings",
     "lang",
@@ -176,13 +177,16 @@ class Command:
 @dataclass(frozen=True, slots=True)
 class Press:
     """A button press. ``chat`` is where the button was (None: the user's private chat);
-    ``message`` the message that carried it; ``handle`` the adapter's own (callback query, interaction)."""
+    ``message`` the message that carried it; ``handle`` the adapter's own (callback query, interaction);
+    ``key`` the platform's id of the press (Telegram's callback query id, Discord's interaction id), the same
+    when the platform delivers one press twice, so that a move stored by it is answered as done everywhere."""
 
     user: User
     chat: Chat | None
     payload: str
     message: MessageRef | None = None
     handle: Any = field(default=None, compare=False)
+    key: str | None = None  # the platform's id of this press (a delivered-twice press has the same key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,8 +43,8 @@ class Player:
         return self.api.visible(self.user.id)
 
     def hands(self) -> list[Shown]:
-        """My private messages with buttons, newest first."""
-        return [s for s in reversed(self.private()) if s.callback_buttons()]
+        """My private messages with choices of a game (move or picker buttons), newest first."""
+        return [s for s in reversed(self.private()) if self.moves(s)]
 
     def moves(self, shown: Shown) -> list[str]:
         return [

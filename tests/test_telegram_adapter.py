@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.port import Chat, Message, MessageRef, Unreachable, User
+from bot.port import COMMANDS, Chat, Message, MessageRef, Unreachable, User
 from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
 
@@ -71,10 +71,10 @@ async def test_command_menu_in_three_languages(api):
     async with Worker(api):
         pass
     names = [c["command"] for c in api.commands[("default", "")]]
-    assert names[:3] == ["new", "join", "leave"] and len(names) == 13
+    assert names[:3] == ["new", "join", "leave"] and len(names) == len(COMMANDS) == 14
     ru = {c["command"]: c["description"] for c in api.commands[("default", "ru")]}
     uk = {c["command"]: c["description"] for c in api.commands[("default", "uk")]}
-    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 13
+    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 14
 
 
 async def test_moves_edit_the_table_latest_picture_wins(api):

@@ -53,6 +53,7 @@ from core.base import Action
 from core.i18n import again, normalize, t
 
 log = logging.getLogger(__name__)
+CLOSE_WAIT = 10.0  # seconds a closing worker gives its queued publications (sheets may wait for a group's window)
 
 CommandHandler = Callable[[Command, UserRec, ChatRec | None, str], Awaitable[None]]
 PressHandler = Callable[[Press, payloads.Payload, UserRec, ChatRec | None, str], Awaitable[str | None]]
@@ -93,6 +94,7 @@ class Application:
             "join": lobby.cmd_join,
             "leave": lobby.cmd_leave,
             "stop": lobby.cmd_stop,
+            "table": lobby.cmd_table,
             "settings": lobby.cmd_settings,
             "help": info.cmd_help,
             "rules": info.cmd_rules,
@@ -191,6 +193,9 @@ class Application:
         for task in list(self.ctx.drivers.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(TimeoutError):  # what moves still show goes out, for a little while
+            await asyncio.wait_for(self.ctx.outbox.idle(), CLOSE_WAIT)
+        await self.ctx.outbox.close()
         self.ctx.close_pools()
         await self.ctx.storage.close()
 
@@ -200,9 +205,10 @@ class Application:
             me = asyncio.current_task()
             running = list(self.ctx.drivers.values()) + list(self._inflight)
             tasks = [t for t in running if not t.done() and t is not me]
-            if not tasks:
+            if not tasks and not self.ctx.outbox.busy:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+            await self.ctx.outbox.idle()
 
     async def _timer_loop(self) -> None:
         while True:
@@ -307,8 +313,7 @@ class Application:
             except NotFound:
                 rec = None
             if rec is not None and self.ctx.seat_of(rec, user.id) is not None:
-                self.ctx.pending.get(rec.id, set()).discard(user.id)
-                self.ctx.invited.discard((rec.id, user.id))
+                await self.ctx.storage.clear_invitation(rec.id, user.id)  # reached: no longer waited for
                 await self.lobby.welcome_seated(rec, user, start)
                 return
         await self.publishing.send_private(start.user, Message(self.info.private_help(lang)), via=start)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import texts
+from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
 from bot.port import Answering, Chat, Port, Press, User
 from bot.storage import ChatRec, NotFound, Storage, TableRec, UserRec
@@ -55,12 +56,11 @@ class Context:
         self.locks: dict[int, asyncio.Lock] = {}
         self.live_tables: dict[int, Live] = {}
         self.drivers: dict[int, asyncio.Task[None]] = {}
-        self.invited: set[tuple[int, int]] = set()
-        self.pending: dict[int, set[int]] = {}
         self.chats: dict[int, ChatRec] = {}
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
         self.answered_early: set[int] = set()
+        self.outbox = Outbox()  # what moves show, sent after the table lock (bot.app.outbox)
         self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
         self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
 

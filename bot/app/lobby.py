@@ -106,6 +106,17 @@ class Lobby:
         rec = await self.chat_table(chat, lang)
         await self.publishing.tell(cmd.user, cmd.chat, await self.leave(rec, user, lang), via=cmd)
 
+    async def cmd_table(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """Show the chat's table again: the lobby, or the game as a new message and the hands of its players."""
+        rec = await self.chat_table(chat, lang)
+        assert chat is not None
+        if rec.status == LOBBY:
+            await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
+            return
+        if rec.broken:
+            raise Notice(self.ctx.broken_text(lang))
+        await self.turns.show_again(rec, user)
+
     async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
         text = await self.stop_table(rec, user, lang)
@@ -244,7 +255,8 @@ class Lobby:
             raise Notice(t(lang, "Only the host can do that."), True)
         if len(rec.seats) < rec.players:
             raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
-        waiting = [s for s in rec.seats if s.user_id in self.ctx.pending.get(rec.id, set())]
+        pending = await self.ctx.storage.pending_invitations(rec.id)  # on any worker
+        waiting = [s for s in rec.seats if s.user_id in pending]
         if waiting:
             names = ", ".join(s.user.name for s in waiting if s.user)
             raise Notice(t(lang, "Waiting for {names} to open a private chat with me.", names=names), True)
@@ -300,7 +312,7 @@ class Lobby:
         try:
             await self.publishing.send_private(self.ctx.user_value(user), Message(text))
         except Unreachable:
-            self.ctx.pending.setdefault(rec.id, set()).add(user.id)
+            await self.ctx.storage.add_invitation(rec.id, user.id)
             await self.publishing.invite(rec, chat, user, chat_lang)
 
     async def welcome_seated(self, rec: TableRec, user: UserRec, start: PrivateStart) -> None:
@@ -360,7 +372,7 @@ class Lobby:
                 rec = await self.ctx.storage.table(rec.id)
                 if self.ctx.seat_of(rec, user.id) is None:
                     break
-        self.ctx.pending.get(rec.id, set()).discard(user.id)
+        await self.ctx.storage.clear_invitation(rec.id, user.id)
         await self.publishing.refresh_lobby(rec, lang)
         return Message(t(plang, "You have left the table."))
 

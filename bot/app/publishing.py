@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 from bot import messages, payloads, texts
@@ -37,6 +38,8 @@ class Publishing:
     def __init__(self, ctx: Context, people: People) -> None:
         self.ctx = ctx
         self.people = people
+        self.shown_keys: dict[tuple[int, int], str] = {}  # (table, seat) -> what this worker last showed him
+        self.published: dict[int, asyncio.Event] = {}  # table -> its latest queued publication
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -104,10 +107,8 @@ class Publishing:
         await port.send_public(self.ctx.chat_value(chat), Message(text))
 
     async def invite(self, rec: TableRec, chat: ChatRec, user: UserRec, lang: str) -> None:
-        key = (rec.id, user.id)
-        if key in self.ctx.invited:
-            return
-        self.ctx.invited.add(key)
+        if not await self.ctx.storage.invitation_sent(rec.id, user.id):
+            return  # invited already (by this worker or another)
         text = t(
             lang,
             "{name}, I cannot write to you privately yet: press the button below to get your cards.",
@@ -200,7 +201,7 @@ class Publishing:
         live = await self.ctx.live(rec)
         await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
 
-    async def publish(
+    def publish(
         self,
         rec: TableRec,
         live: Live,
@@ -209,19 +210,61 @@ class Publishing:
         *,
         round_ended: bool,
         notes: list[str] | None = None,
-    ) -> None:
-        chat = await self.people.chat_by_id(rec.chat_id)
-        lang = self.people.chat_lang(chat)
-        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
-        if round_ended:
-            await self.post_sheet(rec, live, events, chat, lang)
+    ) -> asyncio.Event:
+        """Queue what a stored move shows (``bot.app.outbox``): the hands whose content changed (the player to act
+        first) and the table message in the table's lane, newer moves replacing older unsent ones; at a round's
+        end the score sheet in the chat's lane, after those hands. Returns when it is queued; the event is set
+        once the hands and the table are shown (``settled``)."""
+        snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
         for s in rec.seats:
+            if s.user is not None:  # what the player saw before this move, unless this worker showed him more since
+                self.shown_keys.setdefault((rec.id, s.seat), _private_key(before.view(s.seat)))
+        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_move(rec, snap, notes))
+        self.published[rec.id] = shown
+        if round_ended:
+
+            async def sheet() -> None:
+                await shown.wait()  # the next round's hands go out before the sheet
+                chat = await self.people.chat_by_id(rec.chat_id)
+                await self.post_sheet(rec, snap, list(events), chat, self.people.chat_lang(chat))
+
+            self.ctx.outbox.append(("chat", rec.chat_id), sheet)
+        return shown
+
+    async def settled(self, table_id: int) -> None:
+        """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
+        event = self.published.get(table_id)
+        if event is not None:
+            await event.wait()
+
+    def later(self, chat: ChatRec, msg: Message) -> None:
+        """Post a message in the chat after its queued sheets and announcements, without waiting for it."""
+        port = self.ctx.port_for(chat.platform)
+        target = self.ctx.chat_value(chat)
+
+        async def post() -> None:
+            await port.send_public(target, msg)
+
+        self.ctx.outbox.append(("chat", chat.id), post)
+
+    async def _show_move(self, rec: TableRec, live: Live, notes: list[str] | None) -> None:
+        fresh = await self.ctx.storage.table(rec.id)  # where the messages are now (another move may have sent one)
+        rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        to_act = live.state.to_act
+        for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)):
             if s.user is None:
                 continue
-            old = before.view(s.seat)
-            new = live.state.view(s.seat)
-            if _private_key(old) != _private_key(new) or new.get("finished"):
-                await self.send_hand(rec, s.seat, view=new)
+            view = live.state.view(s.seat)
+            key = _private_key(view)
+            if key != self.shown_keys.get((rec.id, s.seat)) or view.get("finished"):
+                await self.send_hand(rec, s.seat, view=view)
+                self.shown_keys[(rec.id, s.seat)] = key
+        lang = self.people.chat_lang(chat)
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
+        if live.state.finished:
+            for s in rec.seats:
+                self.shown_keys.pop((rec.id, s.seat), None)
 
     async def post_sheet(self, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str) -> None:
         state = live.state
@@ -326,7 +369,6 @@ class Publishing:
             if invite:
                 await self.invite(rec, chat, seat_rec.user, self.people.chat_lang(chat))
             return False
-        self.ctx.invited.discard((rec.id, seat_rec.user.id))
         if new_ref is not None and new_ref != ref:
             await self.ctx.storage.update_seat(rec.id, seat, private_ref=new_ref.to_json())
             if ref is not None and (fresh or via is not None):

@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import texts
+from bot import payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -27,7 +27,7 @@ from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Chat, Message, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageRef, Press, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -54,7 +54,6 @@ class Turns:
         rec = await self.ctx.storage.start_table(rec.id, rec.lobby_rev, state.to_json(), deadline, kind)
         self.ctx.live_tables[rec.id] = Live(rec.id, rec.version, state, list(events), list(events))
         self.ctx.table_changed(rec)
-        self.ctx.pending.pop(rec.id, None)
         chat = await self.people.chat_by_id(rec.chat_id)
         port = self.ctx.port_for(chat.platform)
         if lobby_ref is not None:
@@ -72,8 +71,14 @@ class Turns:
     async def press_move(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """A game move."""
         table_id = p.table or 0
+        key = f"{press.user.platform}:{press.key}" if press.key else None
         async with self.ctx.lock(table_id):
-            rec, seat = await self.my_seat(p, user, lang, current=True)
+            try:
+                rec, seat = await self.my_seat(p, user, lang, current=True)
+            except Notice:
+                if await self.stored_by(key, table_id):  # delivered twice: the other delivery stored it
+                    return None
+                raise
             try:
                 action = Action.parse(seat, p.code or "")
             except MalformedAction:
@@ -85,15 +90,22 @@ class Turns:
                 raise Notice(t(lang, "That move is not allowed now."), True)
             seat_rec = rec.seats[seat]
             updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
-            await self.commit(
-                rec,
-                live,
-                action,
-                actor=user.id,
-                by="player",
-                seat_updates=updates,
-                on_stored=lambda: self.publishing.answer_early(press),
-            )
+            try:
+                await self.commit(
+                    rec,
+                    live,
+                    action,
+                    actor=user.id,
+                    by="player",
+                    seat_updates=updates,
+                    on_stored=lambda: self.publishing.answer_early(press),
+                    press_key=key,
+                )
+            except Conflict:
+                if await self.stored_by(key, table_id):  # another worker stored this very press first
+                    return None
+                raise
+        await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
         return None
 
     async def press_picker_step(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -155,6 +167,13 @@ class Turns:
         plang = self.people.user_lang(user, press.user)
         raise Notice(hint_text(rec.game, view, action, plang, self.publishing.names(rec, plang)), alert=True)
 
+    async def stored_by(self, key: str | None, table_id: int) -> bool:
+        """Whether the press with this key has stored a move at this table (on any worker)."""
+        if key is None:
+            return False
+        outcome = await self.ctx.storage.press_outcome(key)
+        return outcome is not None and outcome[0] == table_id
+
     async def my_seat(self, p: Payload, user: UserRec, lang: str, *, current: bool = False) -> tuple[TableRec, int]:
         """The playing table of a press and the presser's seat there; with ``current`` the button's version must
         be the table's. Anything else is a notice (nothing changes)."""
@@ -187,6 +206,7 @@ class Turns:
         seat_updates: dict[int, dict[str, Any]] | None = None,
         notes: list[str] | None = None,
         on_stored: Any = None,
+        press_key: str | None = None,
     ) -> TableRec:
         """Apply, store (compare-and-set) and publish one move. Raises ``Conflict`` if another got there first.
 
@@ -216,6 +236,7 @@ class Turns:
                 deadline_kind=kind,
                 seat_updates=seat_updates,
                 results=result_rows,
+                press_key=press_key,
             )
         except Conflict:
             self.ctx.forget(rec.id)
@@ -227,7 +248,7 @@ class Turns:
         self.ctx.table_changed(stored)
         if on_stored is not None:
             await on_stored()
-        await self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
+        self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
         if stored.status == PLAYING:
             nxt = new.to_act
             if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
@@ -380,21 +401,21 @@ class Turns:
             notes = [t(lang, "⏰ {name} ran out of time: the computer moved for them.", name=name)]
             updates = {seat: {"timeouts": count, "taken_over": takeover}}
             try:
-                stored = await self.commit(
-                    rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes
-                )
+                await self.commit(rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes)
             except Conflict:
                 return
+        await self.publishing.settled(rec.id)
         if takeover:
-            await self.publishing.announce(
-                stored,
+            self.publishing.later(
                 chat,
-                t(
-                    lang,
-                    "{name} missed {n} turns in a row: the computer plays for them "
-                    "until they press “Take my seat back”.",
-                    name=name,
-                    n=count,
+                Message(
+                    t(
+                        lang,
+                        "{name} missed {n} turns in a row: the computer plays for them "
+                        "until they press “Take my seat back”.",
+                        name=name,
+                        n=count,
+                    )
                 ),
             )
 
@@ -415,6 +436,21 @@ class Turns:
                 rec, chat, t(lang, "⏰ {name}, the table is waiting for your move.", name=user.name)
             )
 
+    async def show_again(self, rec: TableRec, asker: UserRec | None) -> None:
+        """The ``table`` command: post the table message anew (later moves edit the new one) and send the hand
+        again, as a new message, to the asker and to every player the game is asking for a choice."""
+        chat = await self.people.chat_by_id(rec.chat_id)
+        live = await self.ctx.live(rec)
+        msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
+        ref = await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
+        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+        rec = await self.ctx.storage.table(rec.id)
+        for s in rec.seats:
+            if s.user is None:
+                continue
+            if (asker is not None and s.user_id == asker.id) or live.state.view(s.seat).get("legal"):
+                await self.publishing.send_hand(rec, s.seat, fresh=True)
+
     async def remind(self, rec: TableRec, chat: ChatRec, user: UserRec, seconds: int) -> None:
         plang = self.people.user_lang(user)
         where = self.people.where(rec, chat, plang)
@@ -422,8 +458,9 @@ class Turns:
             text = t(plang, "⏰ {where}: your move — {n} h left.", where=where, n=seconds // 3600)
         else:
             text = t(plang, "⏰ {where}: your move — {n} s left.", where=where, n=seconds)
+        show = Button("🂠 " + t(plang, "Show my hand"), payloads.make("h", table=rec.id))
         try:
-            await self.publishing.send_private(self.ctx.user_value(user), Message(text))
+            await self.publishing.send_private(self.ctx.user_value(user), Message(text, buttons=((show,),)))
         except Unreachable:
             lang = self.people.chat_lang(chat)
             port = self.ctx.port_for(chat.platform)

@@ -169,7 +169,7 @@ class TableClient(discord.AutoShardedClient):
         ref = message_of(interaction)
         if ref is not None and ref.extra == "e":
             self.live.remember_press(ref.message_id, handle)
-        press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle)
+        press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle, key=str(interaction.id))
         try:
             await self._handler().press(press)
         except Exception:

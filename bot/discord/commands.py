@@ -56,6 +56,7 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
     "join": (N_("/join"), N_("Take a seat at the table"), ()),
     "leave": (N_("/leave"), N_("Leave the table"), ()),
     "stop": (N_("/stop"), N_("Stop the game at this table"), ()),
+    "table": (N_("/table"), N_("Show the table and your cards again"), ()),
     "rules": (
         N_("/rules"),
         N_("The rules and the table settings"),

@@ -10,6 +10,7 @@ COMMAND_HELP = {
     "join": N_("Take a seat at the table"),
     "leave": N_("Leave the table"),
     "stop": N_("Stop the game at this table"),
+    "table": N_("Show the table and my cards again"),
     "rules": N_("Rules of the game"),
     "settings": N_("Table conventions"),
     "lang": N_("Language of the bot: /lang en, ru or uk"),

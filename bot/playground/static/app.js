@@ -2,7 +2,7 @@
 // sends; buttons, typed commands and the start panel send frames the server checks. No build step.
 "use strict";
 
-const COMMANDS = ["new", "join", "leave", "stop", "rules", "settings", "lang", "score", "top", "me", "history",
+const COMMANDS = ["new", "join", "leave", "stop", "table", "rules", "settings", "lang", "score", "top", "me", "history",
   "export", "help"];
 const LEVEL_DEFAULT = "normal";
 

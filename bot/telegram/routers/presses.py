@@ -26,7 +26,7 @@ async def on_press(query: CallbackQuery, app: Application, port: TelegramPort) -
     message = query.message
     chat = chat_of(message.chat, message) if message is not None else None
     ref = ref_of(message) if isinstance(message, TgMessage) else None
-    await app.press(Press(user, chat, payload, ref, handle=query.id))
+    await app.press(Press(user, chat, payload, ref, handle=query.id, key=query.id))
 
 
 def make_router() -> Router:

@@ -1,0 +1,249 @@
+"""``python -m bench.cluster``: how many tables a cluster of webhook workers holds at Telegram's real flood limits.
+
+The bot runs as real ``python -m bot`` processes (webhook mode) on a fresh PostgreSQL database and Redis, behind
+a round-robin balancer, talking to the fake Bot API in this process (``testkit.cluster_support``), with Telegram's
+limits (one write per second and 20 a minute in a group). N tables of Deberts for two people move at a human
+pace (a move every 3-5 s per table) and one more table moves as fast as its players can press. For every move:
+
+* ``answer``: from the press's update reaching a worker until its ``answerCallbackQuery`` arrives;
+* ``next_turn``: from the same moment until the next player has current buttons (the fake Bot API holds his
+  private message with buttons of the new version).
+
+Baseline in the same run: a press of a button the bot does not know (answered at once by the adapter), made
+between the moves. Each worker count (``--workers``, default 1 and 2) plays each table count (``--tables``,
+default 2 and 6) for ``--duration`` seconds; ``max_tables_held`` is the largest table count whose p99 answer
+at a human pace stayed within 1 s. Goals: ``answer_p99_ms`` <= 1000 and ``next_turn_p99_ms`` <= 2500 at a
+human pace (the headline is the most workers at the most tables). The defaults take about 7 minutes. A readable
+table, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from testkit.cluster_support import PREFIX, Cluster, hands_of, percentile
+
+GAME = "deberts"
+GOAL_ANSWER_MS = 1000.0
+GOAL_NEXT_TURN_MS = 2500.0
+WAIT = 70.0  # the longest a bench player waits for an answer or for his turn (Telegram's window is 60 s)
+
+
+@dataclass
+class Figures:
+    answer_ms: list[float] = field(default_factory=list)
+    next_turn_ms: list[float] = field(default_factory=list)
+    lost: int = 0  # presses never answered, or turns that never reached the next player within WAIT
+
+
+async def play_table(
+    cluster, chat_id: int, table_id: int, users, pace: tuple[float, float], until: float, out: Figures, rng
+):
+    api = cluster.api
+
+    def current() -> tuple[object, object, str, int] | None:
+        """(user, message, data, version) of a move button of the newest version at this table."""
+        best = None
+        for user in users:
+            for shown in hands_of(api, user, table_id)[:1]:
+                for _, p in cluster.buttons(shown, "a") + cluster.buttons(shown, "u"):
+                    if best is None or p.version > best[3]:
+                        best = (user, shown, None, p.version)
+        if best is None:
+            return None
+        user, shown, _, version = best
+        finals = [d for d, p in cluster.buttons(shown, "a") if p.version == version]
+        steps = [d for d, p in cluster.buttons(shown, "u") if p.version == version and not d.endswith(".main")]
+        data = rng.choice(finals) if finals else (rng.choice(steps) if steps else None)
+        return None if data is None else (user, shown, data, version)
+
+    while time.monotonic() < until:
+        move = current()
+        if move is None:
+            with contextlib.suppress(TimeoutError):
+                await api.wait_for(lambda: current() is not None, timeout=5)
+            continue
+        await asyncio.sleep(rng.uniform(*pace))
+        user, shown, data, version = current() or move
+        try:
+            query = api.press(user, shown.chat_id, shown.message_id, data)
+        except ValueError:
+            continue
+        update = api.queries[query]["update"]
+        try:
+            await api.wait_answer(query, timeout=WAIT)
+        except TimeoutError:
+            out.lost += 1
+            continue
+        served = api.served_at[update]
+        out.answer_ms.append((api.answered_at[query] - served) * 1000)
+        if not data.startswith(PREFIX + "a."):
+            continue  # a picker step: no turn passes
+        if await next_turn(cluster, table_id, current, version):
+            out.next_turn_ms.append((time.monotonic() - served) * 1000)
+        elif (await cluster.storage.table(table_id)).status == "playing":
+            out.lost += 1
+
+
+async def next_turn(cluster, table_id: int, current, version: int) -> bool:
+    """Wait until the next player has buttons newer than ``version``; False when the game ended or WAIT passed."""
+
+    def moved() -> bool:
+        c = current()
+        return c is not None and c[3] > version
+
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        with contextlib.suppress(TimeoutError):
+            await cluster.api.wait_for(moved, timeout=1.0)
+            return True
+        if (await cluster.storage.table(table_id)).status != "playing":
+            return False
+    return False
+
+
+async def empty_presses(cluster, chat_id: int, user, until: float, out: list[float]) -> None:
+    """The baseline: a forged button nobody made, pressed on the lobby message now and then."""
+    api = cluster.api
+    shown = api.visible(chat_id)[0]
+    while time.monotonic() < until:
+        await asyncio.sleep(2.0)
+        query = api.press(user, chat_id, shown.message_id, PREFIX + "Z.1", forged=True)
+        with contextlib.suppress(TimeoutError):
+            await api.wait_answer(query, timeout=WAIT)
+            out.append((api.answered_at[query] - api.served_at[api.queries[query]["update"]]) * 1000)
+
+
+async def one_run(workers: int, tables: int, duration: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    async with Cluster(workers_count=workers, seed=seed, computer_pause=0.3) as cluster:
+        api = cluster.api
+        groups = []
+        for i in range(tables + 1):
+            chat_id = -200000 - i
+            api.add_group(chat_id, f"Table {i}")
+            users = [api.add_user(10 * (i + 1) + k, f"P{i}{k}") for k in range(2)]
+            groups.append((chat_id, users))
+        ids = await asyncio.gather(
+            *(cluster.open_table(chat_id, GAME, users[0], users[1:], 0, 2) for chat_id, users in groups)
+        )
+        human, fast, baseline = Figures(), Figures(), []
+        until = time.monotonic() + duration
+        jobs = [
+            play_table(cluster, chat_id, tid, users, (3.0, 5.0), until, human, random.Random(rng.random()))
+            for (chat_id, users), tid in zip(groups[:-1], ids[:-1])
+        ]
+        chat_id, users = groups[-1]
+        jobs.append(play_table(cluster, chat_id, ids[-1], users, (0.0, 0.0), until, fast, random.Random(seed)))
+        jobs.append(empty_presses(cluster, groups[0][0], groups[0][1][0], until, baseline))
+        await asyncio.gather(*jobs)
+
+    def p(values: list[float], q: float) -> float | None:
+        return round(percentile(values, q), 1) if values else None
+
+    return {
+        "workers": workers,
+        "tables": tables,
+        "human_moves": len(human.next_turn_ms),
+        "answer_p50_ms": p(human.answer_ms, 0.5),
+        "answer_p99_ms": p(human.answer_ms, 0.99),
+        "next_turn_p50_ms": p(human.next_turn_ms, 0.5),
+        "next_turn_p99_ms": p(human.next_turn_ms, 0.99),
+        "lost": human.lost,
+        "fast_moves": len(fast.next_turn_ms),
+        "fast_answer_p99_ms": p(fast.answer_ms, 0.99),
+        "fast_next_turn_p99_ms": p(fast.next_turn_ms, 0.99),
+        "fast_lost": fast.lost,
+        "empty_press_p99_ms": p(baseline, 0.99),
+    }
+
+
+def held(run: dict) -> bool:
+    return run["answer_p99_ms"] is not None and run["answer_p99_ms"] <= GOAL_ANSWER_MS and run["lost"] == 0
+
+
+async def bench(workers: list[int], tables: list[int], duration: float, seed: int) -> dict:
+    runs = []
+    for w in workers:
+        for n in tables:
+            run = await one_run(w, n, duration, seed)
+            runs.append(run)
+            print(f"  {w} worker(s), {n} tables: {json.dumps(run)}", file=sys.stderr, flush=True)
+    headline = max(runs, key=lambda r: (r["workers"], r["tables"]))
+    return {
+        "game": GAME,
+        "duration_s": duration,
+        "answer_p99_ms": headline["answer_p99_ms"],
+        "next_turn_p99_ms": headline["next_turn_p99_ms"],
+        "empty_press_p99_ms": headline["empty_press_p99_ms"],
+        "answer_ratio_to_empty": round(headline["answer_p99_ms"] / headline["empty_press_p99_ms"], 2)
+        if headline["answer_p99_ms"] and headline["empty_press_p99_ms"]
+        else None,
+        "headline": {"workers": headline["workers"], "tables": headline["tables"]},
+        "max_tables_held": {
+            str(w): max([r["tables"] for r in runs if r["workers"] == w and held(r)], default=0) for w in workers
+        },
+        "goals_met": bool(
+            headline["answer_p99_ms"] is not None
+            and headline["answer_p99_ms"] <= GOAL_ANSWER_MS
+            and headline["next_turn_p99_ms"] is not None
+            and headline["next_turn_p99_ms"] <= GOAL_NEXT_TURN_MS
+        ),
+        "runs": runs,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", default="1,2", help="worker counts to run, e.g. 1,2 (default)")
+    parser.add_argument("--tables", default="2,6", help="human-pace table counts to run (default 2,6)")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per run (default 60)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    workers = [int(x) for x in args.workers.split(",") if x]
+    tables = [int(x) for x in args.tables.split(",") if x]
+    started = time.monotonic()
+    result = asyncio.run(bench(workers, tables, args.duration, args.seed))
+    result["wall_s"] = round(time.monotonic() - started, 1)
+    header = (
+        "workers",
+        "tables",
+        "moves",
+        "answer p50/p99 ms",
+        "next turn p50/p99 ms",
+        "lost",
+        "fast p99 ms",
+        "empty p99",
+    )
+    print("  ".join(header))
+    for r in result["runs"]:
+        print(
+            "  ".join(
+                str(x)
+                for x in (
+                    r["workers"],
+                    r["tables"],
+                    r["human_moves"],
+                    f"{r['answer_p50_ms']}/{r['answer_p99_ms']}",
+                    f"{r['next_turn_p50_ms']}/{r['next_turn_p99_ms']}",
+                    r["lost"],
+                    f"{r['fast_answer_p99_ms']}/{r['fast_next_turn_p99_ms']}",
+                    r["empty_press_p99_ms"],
+                )
+            )
+        )
+    print(
+        f"max tables held (p99 answer <= 1 s) by workers: {result['max_tables_held']}; goals met: {result['goals_met']}"
+    )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
