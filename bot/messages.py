@@ -68,6 +68,7 @@ class LobbyView:
     host_name: str
     options: dict[str, Any]  # the core options as stored (defaults left out)
     timer: int
+    pause: int = texts.DEFAULT_PAUSE  # seconds a finished round stays on view
     page: str = "main"  # "main" or "set" (the settings page)
 
 
@@ -119,6 +120,14 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
                 Button(
                     f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}",
                     payloads.make("o", table=table_id, rev=rev, number=timer_index),
+                )
+            ]
+        )
+        rows.append(
+            [
+                Button(
+                    texts.pause_line(lobby.pause, lang),
+                    payloads.make("o", table=table_id, rev=rev, number=timer_index + 1),
                 )
             ]
         )

@@ -79,13 +79,16 @@ async def test_one_table_edit_per_move_and_hands_only_in_private(tmp_path):
         await world.app.idle()
         rec = await world.app.storage.table(1)
         assert rec.status == FINISHED
-        table = world.table_message()
-        assert table.edits == rec.version  # every move edits the one table message, once
         public = world.group()
+        # every move shows the table once: the first deal, then one table per move (an edit, or at a round's end
+        # the next deal's table posted below, while the finished round's message becomes its sheet)
+        tables = [m for shown in public for m in shown.history if m.image_name == "table.jpg"]
+        assert len(tables) == rec.version + 1
         sheets = [s for s in public if s.message.image_name == "sheet.jpg"]
         state = world.app._live[1].state
         played = [row for row in state.view(None)["score_sheet"] if not row["redeal"]]
         assert len(sheets) == len(played)  # one score sheet per round played (an automatic redeal has none)
+        assert public[-1].message.image_name == "sheet.jpg" and public[-2] is world.table_message()
         for shown in public:  # no hand picture was ever public (FakePort refuses it too)
             assert all(m.image_name != "hand.jpg" for m in shown.history)
         for user in (world.users["Ann"], world.users["Bob"]):

@@ -44,6 +44,7 @@ def settings(path: Path) -> Settings:
         database_url=f"sqlite+aiosqlite:///{path}",
         data_dir=path.parent,
         computer_pause=0,
+        round_pause=0,
         tick_interval=0,
         think_cap=30,
     )

@@ -82,7 +82,18 @@ def test_no_imports_hidden_inside_functions(game: str) -> None:
 # or behind ``TYPE_CHECKING`` counts like any other: it may not hide a circle.
 
 BOT = CORE.parent / "bot"
-APP_ORDER = ("results", "context", "people", "publishing", "turns", "lobby", "info", "application", "__init__")
+APP_ORDER = (
+    "results",
+    "context",
+    "people",
+    "publishing",
+    "rounds",
+    "turns",
+    "lobby",
+    "info",
+    "application",
+    "__init__",
+)
 BOTTOM = {"bot", "bot.port", "bot.config", "bot.notice", "bot.texts"}  # and bot.storage.*
 HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.messages"})
 

@@ -92,6 +92,8 @@ class Lobby:
                 out[row["name"]] = value
         timer = wanted.get("turn_timer", texts.DEFAULT_TIMER)
         out["turn_timer"] = timer if timer in texts.TIMER_CHOICES else texts.DEFAULT_TIMER
+        pause = wanted.get("round_pause", texts.DEFAULT_PAUSE)
+        out["round_pause"] = pause if pause in texts.PAUSE_CHOICES else texts.DEFAULT_PAUSE
         return out
 
     async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -115,20 +117,36 @@ class Lobby:
         rec = await self.ctx.storage.open_table(chat.id)
         if rec is not None and rec.status == LOBBY:
             await self.publishing.refresh_lobby(rec, lang, page="set")
-            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            text = texts.rules_text(
+                rec.game,
+                rec.players,
+                self.ctx.core_options(rec),
+                self.ctx.timer_of(rec),
+                lang,
+                self.ctx.table_pause(rec),
+            )
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table."))
             )
             return
         if rec is not None:
-            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            text = texts.rules_text(
+                rec.game,
+                rec.players,
+                self.ctx.core_options(rec),
+                self.ctx.timer_of(rec),
+                lang,
+                self.ctx.table_pause(rec),
+            )
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )
             return
         game = texts.parse_game(cmd.args) or "thousand"
         defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
-        text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
+        text = texts.rules_text(
+            game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
+        )
         await self.publishing.reply(
             cmd,
             Message(
@@ -205,6 +223,12 @@ class Lobby:
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
             shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+        elif index == len(rows) + 1:
+            choices = list(texts.PAUSE_CHOICES)
+            current = self.ctx.table_pause(rec)
+            nxt = choices[(choices.index(current) + 1) % len(choices)]
+            options["round_pause"] = nxt
+            shown = texts.pause_line(nxt, lang)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)

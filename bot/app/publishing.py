@@ -131,6 +131,7 @@ class Publishing:
             host_name=host,
             options=self.ctx.core_options(rec),
             timer=self.ctx.timer_of(rec),
+            pause=self.ctx.table_pause(rec),
             page=page,
         )
         return messages.lobby_message(view, lang)

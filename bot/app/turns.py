@@ -22,6 +22,7 @@ from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.rounds import Rounds
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -39,10 +40,11 @@ TIMEOUT_LEVEL = "normal"  # who moves for a player who ran out of time
 
 
 class Turns:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
+    def __init__(self, ctx: Context, people: People, publishing: Publishing, rounds: Rounds) -> None:
         self.ctx = ctx
         self.people = people
         self.publishing = publishing
+        self.rounds = rounds
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
         state, events = first_state(rec.game, rec.players, self.ctx.core_options(rec), rec.seed)
@@ -200,12 +202,24 @@ class Turns:
         self.ctx.live_tables[rec.id] = live
         if on_stored is not None:
             await on_stored()
-        await self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
-        if stored.status == PLAYING:
-            nxt = new.to_act
-            if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
-                self.kick(stored.id)
+        if dealt:
+            # the finished round stays on view; the next deal is shown after the table's pause
+            ended = before.apply(action)[0].view(None)
+            then = lambda: self.kick_if_computer(stored)  # noqa: E731
+            await self.rounds.round_over(stored, live, ended, events, notes=notes, then=then)
+            return stored
+        await self.publishing.publish(stored, live, before, events, round_ended=new.finished, notes=notes)
+        self.kick_if_computer(stored)
         return stored
+
+    def kick_if_computer(self, rec: TableRec) -> None:
+        """Let the computer move when it is a computer seat's (or a taken-over seat's) turn."""
+        live = self.ctx.live_tables.get(rec.id)
+        if rec.status != PLAYING or live is None:
+            return
+        nxt = live.state.to_act
+        if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in rec.seats):
+            self.kick(rec.id)
 
     async def final_results(self, rec: TableRec, state: GameState, taken: dict[int, bool]):
         user_ids = [None] * rec.players
@@ -238,6 +252,7 @@ class Turns:
                 seat_rec = next((s for s in rec.seats if s.seat == seat), None)
                 if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
                     return
+                await self.rounds.wait(table_id)
                 if self.ctx.computer_pause:
                     await asyncio.sleep(self.ctx.computer_pause)
                 action = await self.decide(rec, live, seat, seat_rec.computer or TIMEOUT_LEVEL)
