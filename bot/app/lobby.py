@@ -380,6 +380,7 @@ class Lobby:
         chat = await self.people.chat_by_id(rec.chat_id)
         if was_playing:
             await self.publishing.refresh_table(rec)
+            await self.turns.rounds.retire_hands(rec)
         else:
             await self.publishing.show_public(
                 rec, chat, Message(t(lang, "The table was closed. Start a new one with /new."))

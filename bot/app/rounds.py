@@ -25,10 +25,11 @@ from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.live import Live
-from bot.port import Message, MessageGone, MessageRef
+from bot.port import Message, MessageGone, MessageRef, Unreachable
 from bot.storage import PLAYING, ChatRec, TableRec
 from core.base import Event
 from core.i18n import t
+from renderers import render_hand
 
 log = logging.getLogger(__name__)
 
@@ -158,3 +159,32 @@ class Rounds:
             self.ctx.pool,
             lambda: messages.sheet_message(game=rec.game, view=view, names=names, lines=shown, lang=lang, title=title),
         )
+
+    # ---- a game stops -----------------------------------------------------------------------------------------
+    async def retire_hands(self, rec: TableRec) -> None:
+        """After a stop: every player's private message of the game keeps its hand picture and loses its buttons
+        (best effort: a message that is gone, or a user who blocked the bot, needs nothing)."""
+        chat = await self.people.chat_by_id(rec.chat_id)
+        live = self.ctx.live_tables.get(rec.id)
+        if live is None and rec.state is not None:
+            with contextlib.suppress(Exception):
+                live = await self.ctx.live(rec)
+        for s in rec.seats:
+            ref = MessageRef.from_json(s.private_ref)
+            if s.user is None or ref is None:
+                continue
+            lang = self.people.user_lang(s.user)
+            text = "\n".join([self.people.where(rec, chat, lang), t(lang, "The game was stopped.")])
+            msg = Message(text)
+            if live is not None:
+                view = live.state.view(s.seat)
+                picture = await asyncio.get_running_loop().run_in_executor(
+                    self.ctx.pool, lambda: render_hand(view, lang=lang)
+                )
+                msg = Message(text, image=picture.data, image_name="hand.jpg")
+            try:
+                await self.ctx.port_for(s.user.platform).edit_private(self.ctx.user_value(s.user), ref, msg)
+            except (MessageGone, Unreachable):
+                log.info("a private message of table %s could not be retired", rec.id)
+            except Exception:
+                log.exception("retiring a private message of table %s failed", rec.id)
