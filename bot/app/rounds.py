@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -178,9 +179,8 @@ class Rounds:
             msg = Message(text)
             if live is not None:
                 view = live.state.view(s.seat)
-                picture = await asyncio.get_running_loop().run_in_executor(
-                    self.ctx.pool, lambda: render_hand(view, lang=lang)
-                )
+                draw = functools.partial(render_hand, view, lang=lang)
+                picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, draw)
                 msg = Message(text, image=picture.data, image_name="hand.jpg")
             try:
                 await self.ctx.port_for(s.user.platform).edit_private(self.ctx.user_value(s.user), ref, msg)
