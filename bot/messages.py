@@ -160,6 +160,28 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
 
 
+def stop_vote_message(table_id: int, stamp: int, name: str, votes: int, players: int, ttl: int, lang: str) -> Message:
+    """A vote to stop: who asked, how many agree, how long it lasts; "Agree" with its count and "Keep playing"."""
+    text = "\n".join(
+        [
+            t(
+                lang,
+                "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
+                name=name,
+                votes=votes,
+                players=players,
+            ),
+            t(lang, "The vote lasts {n} min.", n=max(1, ttl // 60)),
+        ]
+    )
+    agree = Button(
+        t(lang, "Agree ({votes} of {players})", votes=votes, players=players),
+        payloads.make("stop_agree", table=table_id, number=stamp),
+    )
+    keep = Button(t(lang, "Keep playing"), payloads.make("stop_keep", table=table_id, number=stamp), style="primary")
+    return Message(text, buttons=((agree, keep),))
+
+
 # ------------------------------------------------------------------------------------------------------------
 # The table in the group
 

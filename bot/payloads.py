@@ -15,6 +15,8 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     k.17                    take my seat back from the computer
     L.ru                    the chat's (or, privately, my) language
     N.kozel                 open a table for this game here
+    y.17.1795000000         agree to the vote to stop table 17 (the vote's time, epoch seconds: it expires)
+    g.17.1795000000         keep playing: the vote to stop table 17 ends
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes.
 """
@@ -53,6 +55,8 @@ KINDS: dict[str, Kind] = {
         Kind("m", "settings_page", ("table", "rev", "code")),
         Kind("L", "language", ("code",)),
         Kind("N", "open_game", ("code",)),
+        Kind("y", "stop_agree", ("table", "number")),
+        Kind("g", "stop_keep", ("table", "number")),
     )
 }
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}

@@ -124,6 +124,8 @@ class Application:
             "next_option": lobby.press_next_option,
             "settings_page": lobby.press_settings_page,
             "open_game": lobby.press_open_game,
+            "stop_agree": lobby.press_stop_agree,
+            "stop_keep": lobby.press_stop_keep,
             "language": info.press_language,
         }
         unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)

@@ -6,22 +6,25 @@ lobby, a host's setting press on an old lobby message is refused as stale.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+from datetime import timedelta
 from typing import Any
 
-from bot import texts
+from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.app.turns import Turns
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Command, Message, Press, PrivateStart, Unreachable
+from bot.port import Button, Command, Message, MessageGone, Press, PrivateStart, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableBusy, TableRec, UserRec
 from core import games
 from core.i18n import t
 
 RETRIES = 5
+VOTE_TTL = 120  # seconds a vote to stop counts (and its buttons work)
 
 
 class Lobby:
@@ -108,8 +111,7 @@ class Lobby:
 
     async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
-        text = await self.stop_table(rec, user, lang)
-        await self.publishing.reply(cmd, Message(text))
+        await self.publishing.reply(cmd, await self.stop_table(rec, user, lang))
 
     async def cmd_settings(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -362,18 +364,18 @@ class Lobby:
         await self.publishing.refresh_lobby(rec, lang)
         return t(lang, "You have left the table.")
 
-    async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> str:
+    async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> Message:
+        """The host stops the table at once; a player's vote stops it once more than half of the present players
+        agree (votes older than ``VOTE_TTL`` have expired). Otherwise the answer is the vote with its buttons."""
         if rec.host_user_id != user.id:
             if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
                 raise Notice(t(lang, "Only the host or the players can stop the game."))
-            votes = await self.ctx.storage.vote_stop(rec.id, user.id)
+            now = self.ctx.clock()
+            votes = await self.ctx.storage.vote_stop(rec.id, user.id, at=now, since=now - timedelta(seconds=VOTE_TTL))
             if not votes.majority:
-                return t(
-                    lang,
-                    "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
-                    name=user.name,
-                    votes=len(votes.voters),
-                    players=votes.players,
+                stamp = int(now.timestamp())
+                return messages.stop_vote_message(
+                    rec.id, stamp, user.name, len(votes.voters), votes.players, VOTE_TTL, lang
                 )
         was_playing = rec.status == PLAYING
         rec = await self.ctx.storage.abandon_table(rec.id)
@@ -386,4 +388,44 @@ class Lobby:
                 rec, chat, Message(t(lang, "The table was closed. Start a new one with /new."))
             )
         self.ctx.forget(rec.id)
-        return t(lang, "The table is closed; nobody is rated for a stopped game.")
+        return Message(t(lang, "The table is closed; nobody is rated for a stopped game."))
+
+    # ---- the buttons of a vote to stop ---------------------------------------------------------------------
+    async def voted_table(self, press: Press, p: Payload, user: UserRec, lang: str) -> TableRec:
+        """The open table of a vote's button pressed by one of its present players, while the vote lasts."""
+        rec = await self.ctx.storage.table(p.table or 0)
+        if rec.status not in (LOBBY, PLAYING):
+            raise Notice(t(lang, "This game is over."), True)
+        if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
+            raise Notice(t(lang, "Only the players of this table can answer."), True)
+        if self.ctx.clock().timestamp() - (p.number or 0) > VOTE_TTL:
+            await self.close_vote(press, Message(t(lang, "This vote has expired.")))
+            raise Notice(t(lang, "This vote has expired: type /stop to ask again."), True)
+        return rec
+
+    async def close_vote(self, press: Press, msg: Message) -> None:
+        """The vote's message shows how it ended, without buttons (best effort)."""
+        if press.message is None:
+            return
+        with contextlib.suppress(MessageGone):
+            await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+
+    async def press_stop_agree(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Agree to stop: the presser's vote; the vote's message shows the new count, or that the table closed."""
+        rec = await self.voted_table(press, p, user, lang)
+        msg = await self.stop_table(rec, user, lang)
+        if msg.buttons:
+            if press.message is not None:
+                await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+            return t(lang, "Your vote counts.")
+        await self.close_vote(press, msg)
+        return None
+
+    async def press_stop_keep(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Keep playing: the vote ends and every vote to stop is forgotten."""
+        rec = await self.voted_table(press, p, user, lang)
+        await self.ctx.storage.drop_stop_votes(rec.id)
+        await self.close_vote(
+            press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
+        )
+        return t(lang, "The game goes on.")

@@ -839,10 +839,14 @@ class Storage:
         """Forget the votes of players who have left (a lobby seat given up, a seat taken over by the computer)."""
         await conn.execute(delete(V).where(V.c.table_id == table_id, V.c.user_id.not_in(self._present(table_id))))
 
-    async def vote_stop(self, table_id: int, user_id: int) -> StopVotes:
+    async def vote_stop(
+        self, table_id: int, user_id: int, *, at: datetime | None = None, since: datetime | None = None
+    ) -> StopVotes:
         """Record a present player's vote to stop an open table (once: a repeated vote changes nothing) and
-        return the votes now standing. ``Conflict`` when the table is no longer open, ``InvalidInput``
-        (``not_seated``) when the user is not a present player, ``NotFound`` when there is no such table.
+        return the votes now standing. ``at`` is the vote's time (default now); votes cast before ``since`` have
+        expired: they are dropped first and do not count. ``Conflict`` when the table is no longer open,
+        ``InvalidInput`` (``not_seated``) when the user is not a present player, ``NotFound`` when there is no
+        such table.
 
         The table's row is locked first (PostgreSQL ``FOR UPDATE``; SQLite's write transaction is exclusive), so
         votes on one table are counted one after another: two at once cannot each miss the other's."""
@@ -856,10 +860,19 @@ class Storage:
             present = set((await conn.execute(self._present(table_id))).scalars())
             if user_id not in present:
                 raise InvalidInput(f"user {user_id} does not play at table {table_id}", "not_seated", user_id=user_id)
-            vote = self._insert(V).values(table_id=table_id, user_id=user_id, at=_now())
+            _check_time(at, "a vote's time")
+            _check_time(since, "the oldest vote that counts")
+            if since is not None:
+                await conn.execute(delete(V).where(V.c.table_id == table_id, V.c.at < since))
+            vote = self._insert(V).values(table_id=table_id, user_id=user_id, at=at or _now())
             await conn.execute(vote.on_conflict_do_nothing(index_elements=[V.c.table_id, V.c.user_id]))
             voters = set((await conn.execute(select(V.c.user_id).where(V.c.table_id == table_id))).scalars())
         return StopVotes(tuple(sorted(voters & present)), len(present))
+
+    async def drop_stop_votes(self, table_id: int) -> None:
+        """Forget every vote to stop the table (a player chose to keep playing)."""
+        async with self._write() as conn:
+            await self._drop_votes(conn, table_id)
 
     async def moves(self, table_id: int) -> list[MoveRec]:
         """The table's move log in order."""
