@@ -70,6 +70,7 @@ class LobbyView:
     timer: int
     pause: int = texts.DEFAULT_PAUSE  # seconds a finished round stays on view
     page: str = "main"  # "main" or "set" (the settings page)
+    waiting: tuple[str, ...] = ()  # a rematch: the people whose seats are held until they confirm
 
 
 def lobby_message(lobby: LobbyView, lang: str) -> Message:
@@ -99,6 +100,15 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
     full = all(s is not None for s in seats[:players]) and len(seats) >= players
+    if lobby.waiting:
+        lines.append(
+            t(
+                lang,
+                "⏳ Seats held for {names}: tap Join to play again (or the host starts without them: "
+                "a computer takes the seat).",
+                names=", ".join(lobby.waiting),
+            )
+        )
     lines.append("")
     lines.append(t(lang, "All seats taken: the host starts the game.") if full else t(lang, "Press Join to sit down."))
 

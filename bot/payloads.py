@@ -17,6 +17,7 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     N.kozel                 open a table for this game here
     y.17.1795000000         agree to the vote to stop table 17 (the vote's time, epoch seconds: it expires)
     g.17.1795000000         keep playing: the vote to stop table 17 ends
+    p.17                    play again: a lobby with finished table 17's seats, computers and options
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes.
 """
@@ -57,6 +58,7 @@ KINDS: dict[str, Kind] = {
         Kind("N", "open_game", ("code",)),
         Kind("y", "stop_agree", ("table", "number")),
         Kind("g", "stop_keep", ("table", "number")),
+        Kind("p", "play_again", ("table",)),
     )
 }
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}

@@ -126,6 +126,7 @@ class Application:
             "open_game": lobby.press_open_game,
             "stop_agree": lobby.press_stop_agree,
             "stop_keep": lobby.press_stop_keep,
+            "play_again": self.rounds.press_play_again,
             "language": info.press_language,
         }
         unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)

@@ -14,7 +14,7 @@ from typing import Any
 from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import HELD, REMATCH_OF, Publishing
 from bot.app.turns import Turns
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -201,6 +201,7 @@ class Lobby:
         else:
             seats = None
         options = self.table_options(rec.game, n, rec.options)
+        options.update({k: rec.options[k] for k in (REMATCH_OF, HELD) if k in rec.options})
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, players=n, options=options, seats=seats)
         await self.publishing.refresh_lobby(rec, lang)
         return None
@@ -234,7 +235,8 @@ class Lobby:
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
-        await self.ctx.storage.set_chat_defaults(rec.chat_id, rec.game, options)
+        defaults = {k: v for k, v in options.items() if k not in (REMATCH_OF, HELD)}
+        await self.ctx.storage.set_chat_defaults(rec.chat_id, rec.game, defaults)
         self.ctx.chats.pop(rec.chat_id, None)
         await self.publishing.refresh_lobby(rec, lang, page="set")
         return shown
@@ -252,6 +254,14 @@ class Lobby:
             raise Notice(t(lang, "Only the host can do that."), True)
         if len(rec.seats) < rec.players:
             raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
+        held = self.turns.rounds.held(rec)
+        if held:  # a rematch started without those who did not confirm: computers take their seats
+            seats = [
+                SeatSpec(s.seat, None, "normal") if s.user_id in held else SeatSpec(s.seat, s.user_id, s.computer)
+                for s in rec.seats
+            ]
+            options = {k: v for k, v in rec.options.items() if k != HELD}
+            rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats, options=options)
         waiting = [s for s in rec.seats if s.user_id in self.ctx.pending.get(rec.id, set())]
         if waiting:
             names = ", ".join(s.user.name for s in waiting if s.user)
@@ -282,6 +292,13 @@ class Lobby:
             if rec.status != LOBBY:
                 raise Notice(t(lang, "The game has already started."))
             if self.ctx.seat_of(rec, user.id) is not None:
+                if user.id in self.turns.rounds.held(rec):  # a rematch: the held seat is confirmed
+                    try:
+                        await self.turns.rounds.confirm(rec, user.id)
+                    except Conflict:
+                        rec = await self.ctx.storage.table(rec.id)
+                        continue
+                    return t(lang, "You are in.")
                 raise Notice(t(lang, "You already have a seat at this table."))
             taken = {s.seat for s in rec.seats}
             free = [s for s in range(rec.players) if s not in taken]

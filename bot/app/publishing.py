@@ -13,18 +13,21 @@ import json
 import logging
 from typing import Any
 
-from bot import messages, texts
+from bot import messages, payloads, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
 from bot.messages import LobbyView, SeatInfo
-from bot.port import Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.port import Button, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
 from bot.storage import FINISHED, PLAYING, ChatRec, TableRec, UserRec
 from core import games
 from core.base import Event, GameState
 from core.i18n import t
 
 log = logging.getLogger(__name__)
+
+REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
+HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
 
 
 def _private_key(view: dict[str, Any]) -> str:
@@ -133,6 +136,7 @@ class Publishing:
             timer=self.ctx.timer_of(rec),
             pause=self.ctx.table_pause(rec),
             page=page,
+            waiting=tuple(s.user.name for s in rec.seats if s.user and s.user_id in (rec.options.get(HELD) or [])),
         )
         return messages.lobby_message(view, lang)
 
@@ -217,6 +221,9 @@ class Publishing:
             self.ctx.pool,
             lambda: messages.sheet_message(game=rec.game, view=view, names=names, lines=lines, lang=lang, title=title),
         )
+        if state.finished:
+            again = Button("🔁 " + t(lang, "Play again"), payloads.make("play_again", table=rec.id), style="primary")
+            msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((again,),))
         await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
 
     async def final_line(self, rec: TableRec, state: GameState, names: list[str], lang: str) -> str:

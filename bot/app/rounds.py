@@ -18,16 +18,19 @@ import asyncio
 import contextlib
 import functools
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import HELD, REMATCH_OF, Publishing
 from bot.live import Live
-from bot.port import Message, MessageGone, MessageRef, Unreachable
-from bot.storage import PLAYING, ChatRec, TableRec
+from bot.notice import Notice
+from bot.payloads import Payload
+from bot.port import Message, MessageGone, MessageRef, Press, Unreachable
+from bot.storage import FINISHED, LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableBusy, TableRec, UserRec
 from core.base import Event
 from core.i18n import t
 from renderers import render_hand
@@ -188,3 +191,62 @@ class Rounds:
                 log.info("a private message of table %s could not be retired", rec.id)
             except Exception:
                 log.exception("retiring a private message of table %s failed", rec.id)
+
+    # ---- play again ------------------------------------------------------------------------------------------
+    async def press_play_again(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """ "Play again" on a finished game's sheet: the first press opens a lobby with the same seats, computers
+        and options (the presser hosts it and is in); every other player's seat is held until he confirms with
+        one tap (this button again, or Join)."""
+        old = await self.ctx.storage.table(p.table or 0)
+        if old.status != FINISHED:
+            raise Notice(t(lang, "This button is not valid."), True)
+        if self.ctx.seat_of(old, user.id) is None:
+            raise Notice(t(lang, "Only the players of this table can answer."), True)
+        for _ in range(5):
+            rec = await self.ctx.storage.open_table(old.chat_id)
+            if rec is None:
+                try:
+                    rec = await self.open_rematch(old, user)
+                except TableBusy:
+                    continue
+                chat_rec = await self.people.chat_by_id(old.chat_id)
+                await self.publishing.post_lobby(rec, chat_rec, lang)
+                return t(lang, "You are in: the others confirm with one tap.")
+            if rec.status != LOBBY or rec.options.get(REMATCH_OF) != old.id:
+                raise Notice(t(lang, "A table is already open here."), True)
+            held = list(rec.options.get(HELD) or [])
+            if user.id not in held:
+                raise Notice(t(lang, "You already have a seat at this table."))
+            try:
+                await self.confirm(rec, user.id)
+            except Conflict:
+                continue
+            return t(lang, "You are in.")
+        raise Conflict("busy lobby")
+
+    async def open_rematch(self, old: TableRec, user: UserRec) -> TableRec:
+        options = {k: v for k, v in old.options.items() if k not in (REMATCH_OF, HELD)}
+        held = [s.user_id for s in old.seats if s.user_id is not None and s.user_id != user.id]
+        options[REMATCH_OF] = old.id
+        if held:
+            options[HELD] = held
+        seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in old.seats]
+        return await self.ctx.storage.create_table(
+            old.chat_id, old.game, old.players, options, secrets.token_hex(8), user.id, seats=seats
+        )
+
+    async def confirm(self, rec: TableRec, user_id: int) -> TableRec:
+        """A held seat is confirmed (compare-and-set on the lobby; ``Conflict`` when it changed meanwhile)."""
+        options = dict(rec.options)
+        options[HELD] = [u for u in options.get(HELD) or [] if u != user_id]
+        if not options[HELD]:
+            del options[HELD]
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
+        await self.publishing.refresh_lobby(rec)
+        return rec
+
+    @staticmethod
+    def held(rec: TableRec) -> list[int]:
+        """The seated people of a rematch lobby who have not confirmed yet."""
+        seated = {s.user_id for s in rec.seats if s.user_id is not None}
+        return [u for u in rec.options.get(HELD) or [] if u in seated]
