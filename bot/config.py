@@ -13,12 +13,15 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     telegram_webhook_url: str | None = None  # set: webhook mode (several workers behind one URL); else polling
-    telegram_webhook_host: str = "0.0.0.0"  # where this worker's webhook server listens
+    telegram_webhook_host: str = "127.0.0.1"  # where this worker's webhook server listens (0.0.0.0: everywhere)
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None  # default: derived from the token
+    telegram_webhook_hold: float = 10.0  # longest the webhook answer waits for its update to be handled
+    telegram_update_lease: float = 15.0  # an update being handled is a worker's for this long, renewed as it works
     telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one group
     telegram_private_interval: float = 0.5  # the same in a user's private chat with the bot
     telegram_group_per_minute: int = 20  # messages and edits per minute in one group
+    telegram_group_window: float = 60.0  # ... over this many seconds (tests shorten it)
     telegram_global_per_second: int = 30  # Bot API requests per second for the whole bot
     redis_url: str | None = None  # shared flood control and table-edit coordination between workers
     discord_bot_token: str | None = None

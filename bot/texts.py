@@ -11,27 +11,12 @@ from core import games
 from core.base import GameRules
 from core.i18n import N_, t
 
-GAME_NAMES = {"thousand": N_("Thousand"), "deberts": N_("Deberts"), "kozel": N_("Kozel")}
+GAME_NAMES = {game.name: game.title for game in games.GAMES}
 
 # what players type after `new`: every name in every language we speak
-GAME_ALIASES = {
-    "thousand": "thousand",
-    "1000": "thousand",
-    "тысяча": "thousand",
-    "тисяча": "thousand",
-    "deberts": "deberts",
-    "debertz": "deberts",
-    "деберц": "deberts",
-    "kozel": "kozel",
-    "козел": "kozel",
-    "козёл": "kozel",
-    "dominoes": "kozel",
-    "domino": "kozel",
-    "домино": "kozel",
-    "доміно": "kozel",
-}
+GAME_ALIASES = games.ALIASES
 
-DEFAULT_SEATS = {"thousand": 3, "deberts": 2, "kozel": 4}
+DEFAULT_SEATS = {game.name: game.default_seats for game in games.GAMES}
 
 LEVEL_NAMES = {"random": N_("random"), "easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
 TABLE_LEVELS = ("easy", "normal", "strong")
@@ -70,21 +55,7 @@ DEFAULT_TIMER = 120
 PAUSE_CHOICES = (0, 3, 5, 10)  # seconds a finished round stays on view before the next deal
 DEFAULT_PAUSE = 5
 
-GAME_SUMMARIES = {
-    "thousand": N_(
-        "Thousand: 24 cards (9 to ace). Bid for the talon, give away cards, name your contract and make it "
-        "with tricks and marriages (K+Q: ♠40 ♣60 ♦80 ♥100, declared on the lead, it names trump). "
-        "First to 1000 wins; from 880 you are on the barrel and must make a contract to get off it."
-    ),
-    "deberts": N_(
-        "Deberts: 32 cards. Take or name trump from the open card, declare runs and the bella, take tricks "
-        "(last trick +10). The declarer must score more than the others or he is bait. First to the target wins."
-    ),
-    "kozel": N_(
-        "Kozel (dominoes): 28 tiles, 7 each; match an end of the chain. Going out scores the others' hands to "
-        "them; a blocked chain is a fish. Scores of 12 or less are remembered. Whoever reaches 101 is the kozel."
-    ),
-}
+GAME_SUMMARIES = {game.name: game.summary for game in games.GAMES}
 
 
 def game_name(game: str, lang: str) -> str:

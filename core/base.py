@@ -212,7 +212,7 @@ class Event:
     """Something that happened, for a chat to tell: ``Event("bid", seat=1, data={"value": 110})``.
 
     Events are public: they never hold a card or tile that some seat may not see (a given card's face,
-    a hidden talon). ``core.<game>.texts.describe(event, lang, names)`` turns one into a sentence.
+    a hidden talon). ``core.i18n.describe(game, event, lang, names)`` turns one into a sentence.
     Treat an event as read-only: an engine may hand out one shared object for a frequent event (Thousand's
     ``card_played``), as it does for actions.
     """
@@ -403,6 +403,7 @@ class GameRules(ABC):
     max_players: ClassVar[int]
     options_type: ClassVar[type[Options]]
     state_type: ClassVar[type[GameState]]
+    action_types: ClassVar[frozenset[str]]  # every action type of the game (SCENARIOS.md "actions")
 
     uses_dealer: ClassVar[bool] = True  # Kozel has no dealer: ``first_dealer`` is ignored
 

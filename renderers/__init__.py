@@ -16,19 +16,19 @@ from typing import Any
 
 from PIL import Image
 
+from core import games
 from renderers.hand import hand_image
 from renderers.output import Picture, encode
 
 __all__ = ["Picture", "render_hand", "render_table", "render_score_sheet", "table_image", "sheet_image"]
 
-GAMES = ("thousand", "deberts", "kozel")
-
 
 def _module(view: dict[str, Any]):
+    """The game's pictures module, as the registry (``core.games``) names it."""
     game = view.get("game") if isinstance(view, dict) else None
-    if game not in GAMES:
+    if game not in games.NAMES:
         raise ValueError(f"no pictures for game {game!r}")
-    return importlib.import_module(f"renderers.{game}")
+    return importlib.import_module(games.entry(game).renderer_module)
 
 
 def table_image(

@@ -4,8 +4,12 @@ It implements the methods the bot uses and validates them the way Telegram does:
 bytes, captions at most 1024 characters, texts 1..4096, photo size and dimensions, the message to edit must
 exist, "message is not modified", forum topics, 403 for users who never pressed Start (or blocked the bot).
 Updates come through ``getUpdates`` (long polling) or are POSTed to a webhook (optionally spread over several
-backends, like a load balancer in front of several workers). ``fail_next`` makes the next matching call
-answer 429 with ``retry_after`` (or any other error).
+backends, like a load balancer in front of several workers). With ``webhook_timeout`` set the webhook is fed
+like Telegram feeds it: several updates at once, and an update whose POST fails or is not answered within
+the timeout is delivered again later (the same update id and callback query); ``redeliver`` sends one again
+on purpose. ``latency`` delays each request by a seeded random time (a network between bot and Telegram):
+``Call.at`` is when Telegram has received the request. ``fail_next`` makes the next matching call answer 429
+with ``retry_after`` (or any other error).
 
 Test helpers play the users: ``say`` (a message, e.g. a command), ``press`` (a callback button the user can
 see), ``start_private`` (the user presses Start, with a deep-link payload), ``delete`` (an admin deletes a
@@ -21,6 +25,7 @@ import hashlib
 import io
 import itertools
 import json
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -44,6 +49,11 @@ NOT_MODIFIED = (
     "as a current content and reply markup of the message"
 )
 COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+
+
+def _release(future: asyncio.Future) -> None:
+    if not future.cancelled() and future.exception() is None:
+        future.result().release()
 
 
 class ApiError(Exception):
@@ -135,6 +145,7 @@ class Call:
     status: int
     result: Any
     at: float
+    began: float = 0.0  # when the request started to arrive (``at``: when it was received and handled)
 
     @property
     def ok(self) -> bool:
@@ -190,11 +201,14 @@ class FakeBotAPI:
         self.files: dict[str, bytes] = {}
         self.file_names: dict[str, str] = {}
         self.failures: list[Failure] = []
+        self.upload_delay: dict[str, float] = {}  # method -> seconds its request takes to arrive (a slow link)
         self.webhook: dict[str, Any] | None = None
         self.backends: dict[str, list[str]] = {}
         self.deliveries: list[tuple[int, str]] = []
         self._updates: list[dict[str, Any]] = []
-        self._update_ids = itertools.count(1)
+        # update ids grow from a random start, as Telegram's do: workers remember the ids they handled in Redis,
+        # which outlives one test
+        self._update_ids = itertools.count(random.randrange(10**6, 10**9))
         self._last_update_id = 0
         self.served_at: dict[int, float] = {}  # update id -> when the bot first received it
         self._message_ids: dict[int, itertools.count] = {}
@@ -211,6 +225,13 @@ class FakeBotAPI:
         self._closing = False
         self._last_activity = time.monotonic()
         self.base_url = ""
+        self.webhook_timeout: float | None = None  # set: concurrent webhook delivery, re-delivered when slow
+        self.redeliver_delay = 0.5  # seconds before a failed or slow webhook update is delivered again
+        self.redeliveries: list[int] = []  # update ids delivered again (after a failure, a timeout, or on purpose)
+        self.posted: dict[int, list[tuple[float, float, int | None]]] = {}  # update id -> (sent, done, status)
+        self.latency: Any = None  # None, or () -> seconds: each request is received that much later
+        self._sent: dict[int, dict[str, Any]] = {}
+        self._posts: set[asyncio.Task] = set()
 
     # ----------------------------------------------------------------------------------------- lifecycle
     async def start(self) -> str:
@@ -230,6 +251,9 @@ class FakeBotAPI:
             self._delivery.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._delivery
+        for task in list(self._posts):
+            task.cancel()
+        await asyncio.gather(*self._posts, return_exceptions=True)
         if self._session:
             await self._session.close()
         if self._runner:
@@ -291,6 +315,7 @@ class FakeBotAPI:
         update_id = next(self._update_ids)
         self._last_update_id = update_id
         update["update_id"] = update_id
+        self._sent[update_id] = update
         self._updates.append(update)
         self._touch()
         return update_id
@@ -355,6 +380,12 @@ class FakeBotAPI:
         )
         return query_id
 
+    def redeliver(self, update_id: int) -> None:
+        """Deliver an update again, as Telegram does when it thinks the webhook did not get it."""
+        self.redeliveries.append(update_id)
+        self._updates.append(self._sent[update_id])
+        self._touch()
+
     async def wait_answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: query_id in self.answers), timeout)
@@ -380,7 +411,7 @@ class FakeBotAPI:
 
     def _pending_updates(self) -> bool:
         if self.webhook is not None:
-            return bool(self._updates)
+            return bool(self._updates) or bool(self._posts)
         return any(u["update_id"] > self._confirmed for u in self._updates)
 
     # ----------------------------------------------------------------------------------------- what is seen
@@ -422,9 +453,14 @@ class FakeBotAPI:
 
     async def _serve(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        began = time.monotonic()
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        if self.upload_delay.get(method):
+            await asyncio.sleep(self.upload_delay[method])
         params, files = await self._read_params(request)
+        if self.latency is not None and method != "getUpdates":
+            await asyncio.sleep(self.latency())
         handler = getattr(self, "m_" + method, None)
         if handler is None:
             return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
@@ -438,10 +474,10 @@ class FakeBotAPI:
             body: dict[str, Any] = {"ok": False, "error_code": e.code, "description": e.description}
             if e.parameters:
                 body["parameters"] = e.parameters
-            self.calls.append(Call(method, params, files, e.code, body, time.monotonic()))
+            self.calls.append(Call(method, params, files, e.code, body, time.monotonic(), began))
             return web.json_response(body, status=e.code)
         if method != "getUpdates":
-            self.calls.append(Call(method, params, files, 200, result, time.monotonic()))
+            self.calls.append(Call(method, params, files, 200, result, time.monotonic(), began))
         return web.json_response({"ok": True, "result": result})
 
     async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -733,6 +769,9 @@ class FakeBotAPI:
     async def _deliver(self) -> None:
         """Post queued updates to the webhook (spread over its backends), each until it is accepted."""
         self._session = self._session or aiohttp.ClientSession()
+        if self.webhook_timeout is not None:
+            await self._deliver_concurrently()
+            return
         while self.webhook is not None:
             if not self._updates:
                 await asyncio.sleep(0.005)
@@ -760,6 +799,53 @@ class FakeBotAPI:
             finally:
                 self._in_flight -= 1
                 self._touch()
+
+    async def _deliver_concurrently(self) -> None:
+        """Telegram's way: up to ``max_connections`` updates in flight; one not accepted within
+        ``webhook_timeout`` (or refused) is delivered again after ``redeliver_delay``, the slow POST left running."""
+        assert self._session is not None
+        while self.webhook is not None:
+            if not self._updates or len(self._posts) >= int(self.webhook.get("max_connections") or 40):
+                await asyncio.sleep(0.005)
+                continue
+            task = asyncio.get_running_loop().create_task(self._post_update(self._updates.pop(0)))
+            self._posts.add(task)
+            task.add_done_callback(self._posts.discard)
+
+    async def _post_update(self, update: dict[str, Any]) -> None:
+        assert self._session is not None and self.webhook is not None
+        hook = self.webhook
+        targets = self.backends.get(hook["url"], [hook["url"]])
+        target = targets[next(self._rr) % len(targets)]
+        headers = {}
+        if hook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+        update_id = update["update_id"]
+        self._in_flight += 1
+        sent_at = time.monotonic()
+        self.served_at.setdefault(update_id, sent_at)  # the bot may answer before its 200 comes back
+        status: int | None = None
+        post = asyncio.ensure_future(self._session.post(target, json=update, headers=headers))
+        try:
+            done, _ = await asyncio.wait([post], timeout=self.webhook_timeout)
+            if done and post.exception() is None:
+                resp = post.result()
+                status = resp.status
+                resp.release()
+            elif not done:
+                post.add_done_callback(_release)  # Telegram stops waiting; the bot goes on with it
+        finally:
+            self._in_flight -= 1
+            self._touch()
+        self.posted.setdefault(update_id, []).append((sent_at, time.monotonic(), status))
+        if status is not None and status < 300:
+            self.deliveries.append((update_id, target))
+            return
+        await asyncio.sleep(self.redeliver_delay)
+        if not self._closing and self.webhook is not None:
+            self.redeliveries.append(update_id)
+            self._updates.append(update)
+            self._touch()
 
     def m_setMyCommands(self, params, files) -> bool:
         commands = params.get("commands")

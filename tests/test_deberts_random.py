@@ -157,7 +157,7 @@ def _play(players: int, seed: int, deep: bool) -> None:
     for row in res["rounds"]:
         total = [a + b for a, b in zip(total, row["scores"])]
         assert row["totals"] == total
-    assert res["totals"] == total and res["winner"] is not None and max(total) >= s.opts.target
+    assert res["totals"] == total and res["winner"] is not None and max(total) >= s.options.target
     assert sorted(total)[-1] > sorted(total)[-2] == total[sorted(range(players), key=total.__getitem__)[-2]]
     if deep:
         assert replay(json.loads(json.dumps(s.record()))).result() == res

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from core.deberts import RULES
-from core.deberts.texts import describe
 from core.records import RecordError, replay, result_of
 from core.replay import main as replay_main
+from tests.game_texts import describer
 
+describe = describer("deberts")
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records" / "deberts"
 NAMES = sorted(p.name[: -len(".json")] for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))

@@ -8,9 +8,13 @@ import pytest
 
 from core.base import Action, BadState, Event
 from core.deberts import RULES, DebertsState
-from core.deberts.texts import EVENT_TYPES, describe
+from core.i18n.events import event_types
 from core.randomplay import play_game
 from tests.deberts_support import act, play_cards, start
+from tests.game_texts import describer
+
+EVENT_TYPES = event_types("deberts")
+describe = describer("deberts")
 
 COMMON = {
     "game",
@@ -201,7 +205,7 @@ def test_real_games_only_emit_described_events():
     for seed in range(40):
         game = play_game(RULES, 2 + seed % 2, seed, options={"obligatory_order": seed % 3 == 0})
         # replay the game's record step by step to collect its events
-        state = RULES.new_game(game.players, game.opts, first_dealer=game.first_dealer, start=False)
+        state = RULES.new_game(game.players, game.options, first_dealer=game.first_dealer, start=False)
         events = []
         for entry in game.record()["rounds"]:
             events += state.next_round_in_place(entry["deal"])

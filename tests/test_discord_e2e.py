@@ -226,7 +226,7 @@ async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str
 ) -> None:
     # the same deals every run: the table's seed is fixed (only the application's, nobody else's randomness)
-    monkeypatch.setattr("bot.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
+    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice, bob, carol = (Player(fake, run, u) for u in (ALICE, BOB, CAROL))
         await alice.slash("new", game="thousand", players=3)
@@ -286,7 +286,7 @@ async def test_kozel_with_computer_seats_to_the_end(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed = os.environ.get("DISCORD_E2E_KOZEL_SEED", KOZEL_SEED)
-    monkeypatch.setattr("bot.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
+    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice = Player(fake, run, ALICE)
         await alice.slash("new", game="kozel", players=3)

@@ -7,8 +7,9 @@ import re
 import pytest
 
 from core.base import Event
+from core.games import NAMES as GAMES
 from core.i18n import LANGS, describe
-from core.i18n.events import GAMES, event_types
+from core.i18n.events import event_types
 from tests.event_samples import SAMPLES
 
 NAMES = {

@@ -8,11 +8,17 @@ import pytest
 
 from core import games
 from core.base import Action, BadState, Event, OptionsError
-from core.kozel import RULES, KozelState, texts
+from core.i18n import LANGS
+from core.i18n.events import event_types
+from core.kozel import RULES, KozelState
 from core.kozel.view import __doc__ as VIEW_DOC
 from core.randomplay import play_game
 from core.records import replay
+from tests.game_texts import describer
 from tests.kozel_support import HANDS_A, PLAYS_A, load_record, play, start
+
+EVENT_TYPES = event_types("kozel")
+describe = describer("kozel")
 
 COMMON_KEYS = {
     "game",
@@ -151,25 +157,22 @@ def _all_events() -> list[Event]:
 
 def test_every_event_type_occurs_and_has_a_sentence_in_every_language():
     events = _all_events()
-    assert {e.type for e in events} == set(texts.EVENT_TYPES)
+    assert {e.type for e in events} == set(EVENT_TYPES)
     for event in events:
-        sentences = {lang: texts.describe(event, lang) for lang in texts.LANGS}
+        sentences = {lang: describe(event, lang) for lang in LANGS}
         assert all(s and not s.startswith("(") for s in sentences.values()), event
         assert len(set(sentences.values())) == 3, sentences
 
 
 def test_names_are_used():
     event = Event("went_out", 2, {})
-    assert texts.describe(event, "en", ["Masha", "Alex", "Olya"]) == "Olya goes out!"
-    assert texts.describe(event, "uk") == "Гравець 3 виходить — кісток не лишилося!"
-    assert "Игрок 3" in texts.describe(event, "ru")
+    assert describe(event, "en", ["Masha", "Alex", "Olya"]) == "Olya goes out!"
+    assert describe(event, "uk") == "Гравець 3 виходить — кісток не лишилося!"
+    assert "Игрок 3" in describe(event, "ru")
     assert (
-        texts.describe(Event("drew", 0, {"count": 3, "bazaar": 4}), "ru")
-        == "Игрок 1 берёт на базаре 3 кости (осталось 4)."
+        describe(Event("drew", 0, {"count": 3, "bazaar": 4}), "ru") == "Игрок 1 берёт на базаре 3 кости (осталось 4)."
     )
-    assert texts.describe(Event("drew", 0, {"count": 5, "bazaar": 0}), "uk").startswith(
-        "Гравець 1 бере на базарі 5 кісток"
-    )
+    assert describe(Event("drew", 0, {"count": 5, "bazaar": 0}), "uk").startswith("Гравець 1 бере на базарі 5 кісток")
 
 
 def test_round_scores_sentence_shows_remembered_and_opened():
@@ -180,7 +183,7 @@ def test_round_scores_sentence_shows_remembered_and_opened():
         state.next_round_in_place(entry["deal"])
         for raw in entry["actions"]:
             events = state.apply_in_place(Action.from_json(raw))
-    sentence = texts.describe(events[-1], "en", ["Masha", "Alex", "Olya", "Serg"])
+    sentence = describe(events[-1], "en", ["Masha", "Alex", "Olya", "Serg"])
     assert sentence == "Round 2 scores: Masha 23 → 28 (opened); Alex 7 → +16; Olya 2 → +14; Serg 0 → +0."
 
 

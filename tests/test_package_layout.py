@@ -12,9 +12,9 @@ import pytest
 CORE = Path(__file__).resolve().parent.parent / "core"
 GAMES = ("thousand", "deberts", "kozel")
 COMMON = {"__init__", "options", "deal", "play", "scoring", "engine", "view", "persist", "state", "playout"}
-ROLES = {"cards", "tiles", "options", "deal", "bidding", "combinations", "chain", "play", "scoring"}
-ABOVE_ENGINE = {"view", "persist", "state", "__init__", "playout"}
-OPTIONAL = {"texts"}  # event sentences, moving to core/i18n
+ROLES = {"cards", "tiles", "actions", "options", "deal", "bidding", "combinations", "chain", "play", "scoring"}
+ABOVE_ENGINE = {"fastpath", "view", "persist", "state", "__init__", "playout"}
+OPTIONAL = {"fastpath"}  # a hand-written hot path of the engine
 
 
 def imports_of(game: str) -> dict[str, set[str]]:

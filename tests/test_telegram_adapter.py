@@ -181,7 +181,7 @@ async def test_deleted_table_message_is_posted_again_and_followed(api):
     ann = api.add_user(11, "Ann")
     async with Worker(api) as w:
         api.say(ann, GROUP, "/new")
-        await until(lambda: api.visible(GROUP))
+        await until(lambda: ("telegram", str(GROUP), None) in w.app.tables)
         first = api.last(GROUP).message_id
         old_ref = w.app.tables[("telegram", str(GROUP), None)]
         api.delete(GROUP, first)

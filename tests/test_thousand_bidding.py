@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.base import IllegalAction
+from tests.game_texts import describer
 from tests.helpers_thousand import act, make_deal, new_state, to_play, types
 
 NO_MARRIAGE = ["KS", "QC", "KD", "QH", "AS", "TS", "9S"]
@@ -271,7 +272,8 @@ def test_everybody_below_the_floor_first_hand_plays_100():
 @pytest.mark.parametrize(("players", "dealer", "first"), [(2, 0, 1), (3, 2, 0), (4, 1, 2)])
 def test_every_seat_below_the_floor_the_chat_never_shows_the_first_hand_passing(players, dealer, first):
     from core.thousand import RULES
-    from core.thousand.texts import describe
+
+    describe = describer("thousand")
 
     s = RULES.new_game(players, {"bidding_floor": -300}, seed=0, first_dealer=dealer, start=False)
     s.totals = [-400] * players

@@ -5,11 +5,16 @@ from __future__ import annotations
 import pytest
 
 from core.base import Event
+from core.i18n import LANGS
+from core.i18n.events import event_types
 from core.randomplay import play_game
 from core.rng import stream
 from core.thousand import RULES
 from core.thousand.playout import choose
-from core.thousand.texts import EVENT_TYPES, LANGS, describe
+from tests.game_texts import describer
+
+EVENT_TYPES = event_types("thousand")
+describe = describer("thousand")
 
 NAMES = ["Анна", "Bob", "Олесь", "Dee"]
 

@@ -277,6 +277,8 @@ class Application:
                 raise Notice(t(lang, "This table no longer exists."), alert=True) from None
             except BrokenTable:
                 raise Notice(self.ctx.broken_text(lang), alert=True) from None
+            except TableBusy:  # e.g. a game chosen in "Which game?" while a table is open: expected, no crash
+                raise Notice(t(lang, "A table is already open here."), alert=True) from None
             except Conflict:
                 raise Notice(t(lang, "Already done: the table has moved on."), alert=False) from None
             except InvalidInput:

@@ -40,7 +40,7 @@ class Lobby:
         words = cmd.args.split()
         game = texts.parse_game(cmd.args)
         if game is None:
-            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in ("thousand", "deberts", "kozel"))]
+            rows = [tuple(Button(texts.game_name(g, lang), f"N.{g}") for g in games.NAMES)]
             text = t(lang, "Which game? Choose one, or type /new thousand, /new deberts or /new kozel.")
             await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
             return

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
+from core import games
 from core.i18n import N_, t
 
 LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk"}
@@ -38,7 +39,7 @@ class Option:
     choices: tuple[tuple[str, str], ...] = ()
 
 
-GAMES = (("thousand", N_("Thousand")), ("deberts", N_("Deberts")), ("kozel", N_("Kozel")))
+GAMES = tuple((game.name, game.title) for game in games.GAMES)
 LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
 
 # (name msgid, description msgid, options), in the order of bot.port.COMMANDS

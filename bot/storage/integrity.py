@@ -39,12 +39,8 @@ def action_types(game: str) -> frozenset[str]:
     return ACTION_TYPES[game]
 
 
-# Every action type of each game (SCENARIOS.md "actions")
-ACTION_TYPES: dict[str, frozenset[str]] = {
-    "thousand": frozenset({"bid", "pass", "take_talon", "give", "contract", "concede", "redeal", "play"}),
-    "deberts": frozenset({"play_trump", "pass", "name_suit", "swap_seven", "play"}),
-    "kozel": frozenset({"play"}),
-}
+# Every action type of each game (SCENARIOS.md "actions"), as the registry tells
+ACTION_TYPES: dict[str, frozenset[str]] = {name: games.entry(name).action_types for name in games.NAMES}
 
 
 def new_game(game: str, players: int, options: dict[str, Any], seed: str) -> GameState:

@@ -1,9 +1,12 @@
 """What several bot workers must agree on, in memory (one worker) or in Redis (``REDIS_URL``, many workers).
 
-* the write slot of a chat: at most one message or edit per ``interval`` and ``per_minute`` per minute in a
-  group, shared by every worker, and held for ``retry_after`` after a 429;
+* the write slot of a chat: one request in flight at a time, the next one ``interval`` after the platform
+  answered the previous one, and at most ``per_minute`` per minute in a group (counted at the answers),
+  shared by every worker, and held for ``retry_after`` after a 429;
 * the version of every table message's content, so that only the newest picture is shown (latest wins), even
   when the newest edit arrived at another worker;
+* which updates a worker is handling (a lease it renews) or has handled, so that an update Telegram delivers
+  again is handled once, and whether a worker already long-polls;
 * where a table message went when it had to be posted again (deleted by an admin), and what it now shows
   (a photo and its hash, or text), so any worker can edit it the right way.
 """
@@ -11,36 +14,99 @@
 from __future__ import annotations
 
 import time
-from collections import deque
 from typing import Protocol
 
 REDIS_PREFIX = "tablebot:tg:"
 KEEP_SECONDS = 30 * 24 * 3600  # message state and moves are kept a month
 
-# Returns 0 when the slot was taken, else the milliseconds to wait. The clock is Redis's own, shared by all.
+# Takes the chat's write slot for one request in flight: returns 0 when taken, else the milliseconds to wait.
+# The slot is held by ``member`` for a lease (the request's longest flight); ``RELEASE`` then keeps it for
+# ``interval`` from when the platform answered. The clock is Redis's own, shared by all workers.
 ACQUIRE = """
 local held = redis.call('PTTL', KEYS[1])
-if held > 0 then return held end
+if held > 0 then
+  if redis.call('GET', KEYS[1]) ~= '1' then return math.min(held, ARGV[6]) end  -- in flight: look again soon
+  return held
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local per_minute = tonumber(ARGV[2])
+local window = tonumber(ARGV[5])
 if per_minute > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
   if redis.call('ZCARD', KEYS[2]) >= per_minute then
     local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-    return math.max(1, tonumber(oldest[2]) + 60000 - now)
+    return math.max(1, tonumber(oldest[2]) + window - now)
   end
   redis.call('ZADD', KEYS[2], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], 61000)
+  redis.call('PEXPIRE', KEYS[2], window + 1000)
 end
-if tonumber(ARGV[1]) > 0 then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+if tonumber(ARGV[1]) > 0 then redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4]) end
 return 0
 """
 
+# The request of ``member`` was answered: the slot stays taken for ``interval`` from now (unless a 429 hold
+# replaced it), and its place in the per-minute window moves to now. ARGV[3] = 0: nothing was sent after all,
+# the slot and its place in the window are given back.
+RELEASE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[3] == '0' then
+  if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  return 0
+end
+if redis.call('GET', KEYS[1]) == ARGV[2] then
+  if tonumber(ARGV[1]) > 0 then
+    redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+  else
+    redis.call('DEL', KEYS[1])
+  end
+end
+if redis.call('ZSCORE', KEYS[2], ARGV[2]) then redis.call('ZADD', KEYS[2], 'XX', now, ARGV[2]) end
+return 0
+"""
+
+LEASE = 30.0  # seconds a write slot stays taken by a request in flight (longer than any upload)
+POLL = 0.02  # seconds between two looks at a slot whose request is in flight
+
+
+# Renews ``member``'s lease on a key (an update being handled, the long poll) only while it still holds it.
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
+DONE_KEEP = 24 * 3600  # seconds a handled update id is remembered (Telegram gives up re-delivering long before)
+
 
 class Coordinator(Protocol):
-    async def acquire(self, chat_id: str, interval: float, per_minute: int) -> float:
-        """Take the chat's write slot: 0.0 when taken, else the seconds to wait before trying again."""
+    async def claim(self, key: str, member: str, lease: float) -> str:
+        """Take ``key`` (an update id, the long poll) for ``lease`` seconds: ``MINE``; or ``BUSY`` (another holds
+        it), or ``DONE`` (``finish`` was called for it)."""
+        ...
+
+    async def renew(self, key: str, member: str, lease: float) -> bool:
+        """Keep holding ``key`` for ``lease`` more seconds; False when it is no longer ours."""
+        ...
+
+    async def finish(self, key: str) -> None:
+        """``key``'s work is done: every later ``claim`` finds ``DONE``."""
+        ...
+
+    async def drop(self, key: str, member: str) -> None:
+        """Give ``key`` up (it is free for the next ``claim``), if ``member`` still holds it."""
+        ...
+
+    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
+        """Take the chat's write slot for the request ``member`` (held until ``release``): 0.0 when taken, else
+        the seconds to wait before trying again."""
+        ...
+
+    async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
+        """The platform answered ``member``'s request: the chat's next write may go ``interval`` from now
+        (``used=False``: no request was made, the slot and its place in the per-minute window are given back)."""
         ...
 
     async def hold(self, chat_id: str, seconds: float) -> None:
@@ -65,28 +131,69 @@ class LocalCoordinator:
 
     def __init__(self) -> None:
         self._free_at: dict[str, float] = {}
-        self._window: dict[str, deque[float]] = {}
+        self._holder: dict[str, str] = {}
+        self._window: dict[str, dict[str, float]] = {}
         self._versions: dict[str, int] = {}
         self._values: dict[str, str] = {}
-        self._counter = 0
+        self._claims: dict[str, tuple[str, float]] = {}  # key -> (holder or DONE, until)
 
-    async def acquire(self, chat_id: str, interval: float, per_minute: int) -> float:
+    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
         now = time.monotonic()
         free_at = self._free_at.get(chat_id, 0.0)
         if free_at > now:
-            return free_at - now
+            return min(free_at - now, POLL) if chat_id in self._holder else free_at - now
         if per_minute > 0:
-            window = self._window.setdefault(chat_id, deque())
-            while window and window[0] <= now - 60:
-                window.popleft()
-            if len(window) >= per_minute:
-                return window[0] + 60 - now
-            window.append(now)
-        self._free_at[chat_id] = now + interval
+            entries = self._window.setdefault(chat_id, {})
+            for old, at in list(entries.items()):
+                if at <= now - window:
+                    del entries[old]
+            if len(entries) >= per_minute:
+                return min(entries.values()) + window - now
+            entries[member] = now
+        if interval > 0:
+            self._free_at[chat_id] = now + LEASE
+            self._holder[chat_id] = member
         return 0.0
 
+    async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
+        now = time.monotonic()
+        if self._holder.get(chat_id) == member:
+            del self._holder[chat_id]
+            self._free_at[chat_id] = now + interval if used else 0.0
+        entries = self._window.get(chat_id, {})
+        if member in entries:
+            if used:
+                entries[member] = now
+            else:
+                del entries[member]
+
     async def hold(self, chat_id: str, seconds: float) -> None:
+        self._holder.pop(chat_id, None)
         self._free_at[chat_id] = max(self._free_at.get(chat_id, 0.0), time.monotonic() + seconds)
+
+    async def claim(self, key: str, member: str, lease: float) -> str:
+        now = time.monotonic()
+        if len(self._claims) > 4096:
+            self._claims = {k: v for k, v in self._claims.items() if v[1] > now}
+        holder, until = self._claims.get(key, ("", 0.0))
+        if until > now:
+            return DONE if holder == DONE else MINE if holder == member else BUSY
+        self._claims[key] = (member, now + lease)
+        return MINE
+
+    async def renew(self, key: str, member: str, lease: float) -> bool:
+        holder, until = self._claims.get(key, ("", 0.0))
+        if holder != member or until <= time.monotonic():
+            return False
+        self._claims[key] = (member, time.monotonic() + lease)
+        return True
+
+    async def finish(self, key: str) -> None:
+        self._claims[key] = (DONE, time.monotonic() + DONE_KEEP)
+
+    async def drop(self, key: str, member: str) -> None:
+        if self._claims.get(key, ("", 0.0))[0] == member:
+            del self._claims[key]
 
     async def bump(self, key: str) -> int:
         self._versions[key] = self._versions.get(key, 0) + 1
@@ -114,17 +221,42 @@ class RedisCoordinator:
         self._redis = Redis.from_url(url, decode_responses=True)
         self._prefix = f"{REDIS_PREFIX}{namespace}:"
         self._acquire = self._redis.register_script(ACQUIRE)
-        self._counter = 0
+        self._release = self._redis.register_script(RELEASE)
+        self._renew = self._redis.register_script(RENEW)
 
-    async def acquire(self, chat_id: str, interval: float, per_minute: int) -> float:
-        self._counter += 1
-        member = f"{id(self)}-{self._counter}-{time.time()}"
-        keys = [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
-        wait_ms = await self._acquire(keys=keys, args=[int(interval * 1000), per_minute, member])
+    def _keys(self, chat_id: str) -> list[str]:
+        return [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
+
+    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
+        args = [int(interval * 1000), per_minute, member, int(LEASE * 1000), int(window * 1000), int(POLL * 1000)]
+        wait_ms = await self._acquire(keys=self._keys(chat_id), args=args)
         return int(wait_ms) / 1000
+
+    async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
+        await self._release(keys=self._keys(chat_id), args=[int(interval * 1000), member, int(used)])
 
     async def hold(self, chat_id: str, seconds: float) -> None:
         await self._redis.set(f"{self._prefix}slot:{chat_id}", "1", px=max(1, int(seconds * 1000)))
+
+    async def claim(self, key: str, member: str, lease: float) -> str:
+        full = f"{self._prefix}c:{key}"
+        if await self._redis.set(full, member, nx=True, px=max(1, int(lease * 1000))):
+            return MINE
+        holder = await self._redis.get(full)
+        if holder is None:  # it expired just now: try once more
+            return MINE if await self._redis.set(full, member, nx=True, px=max(1, int(lease * 1000))) else BUSY
+        return DONE if holder == DONE else MINE if holder == member else BUSY
+
+    async def renew(self, key: str, member: str, lease: float) -> bool:
+        return bool(await self._renew(keys=[f"{self._prefix}c:{key}"], args=[member, max(1, int(lease * 1000))]))
+
+    async def finish(self, key: str) -> None:
+        await self._redis.set(f"{self._prefix}c:{key}", DONE, ex=DONE_KEEP)
+
+    async def drop(self, key: str, member: str) -> None:
+        full = f"{self._prefix}c:{key}"
+        if await self._redis.get(full) == member:
+            await self._redis.delete(full)
 
     async def bump(self, key: str) -> int:
         full = f"{self._prefix}v:{key}"

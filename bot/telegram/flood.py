@@ -1,10 +1,13 @@
 """Flood control: Telegram's limits kept before they are hit, and ``retry_after`` honoured when it answers 429.
 
 * every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``);
-* every message or edit in a chat first takes that chat's write slot from the ``Coordinator``: at most one per
-  ``interval`` in a group (``private_interval`` in a private chat, where Telegram tolerates short bursts) and
-  at most ``group_per_minute`` per minute in a group, across all workers;
-* writes to one chat leave this worker one at a time, in order.
+* every message or edit in a chat takes that chat's write slot from the ``Coordinator`` right before its HTTP
+  call (``turn``) and gives it back when Telegram answered (``done``): the gaps are timed at the send, so the
+  next write goes ``interval`` after Telegram received the previous one in a group (``private_interval`` in a
+  private chat, where Telegram tolerates short bursts), at most ``group_per_minute`` per minute in a group,
+  across all workers;
+* writes to one chat leave this worker one at a time, in order;
+* ``request`` (``answerCallbackQuery``, ``getMe``) is no chat write: it never waits for a chat's slot.
 
 Coalescing of table edits (the latest picture wins) sits on top of this, in ``bot.telegram.port``.
 """
@@ -12,10 +15,12 @@ Coalescing of table edits (the latest picture wins) sits on top of this, in ``bo
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiolimiter import AsyncLimiter
 
 from bot.telegram.coordination import Coordinator
@@ -33,11 +38,16 @@ class FloodControl:
         private_interval: float = 0.5,
         group_per_minute: int = 20,
         global_per_second: int = 30,
+        window: float = 60.0,
     ) -> None:
         self.coordinator = coordinator
         self.interval = interval
         self.private_interval = private_interval
         self.group_per_minute = group_per_minute
+        self.window = window
+        self._held: dict[str, tuple[str, float]] = {}  # chat -> the slot this worker holds: (member, interval)
+        self._members = itertools.count(1)
+        self._me = f"{os.getpid()}-{id(self)}"
         self.limiter = AsyncLimiter(global_per_second, 1)
         self._locks: dict[str, asyncio.Lock] = {}
         self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)
@@ -46,15 +56,26 @@ class FloodControl:
         return self._locks.setdefault(chat_id, asyncio.Lock())
 
     async def turn(self, chat_id: str, *, group: bool) -> None:
-        """Wait until this chat may get its next message or edit, and take that turn."""
+        """Wait until this chat may get its next message or edit, and take that turn (call right before the
+        HTTP request, then ``done`` when it is answered; a slot still held here is given back first)."""
+        await self.done(chat_id)
         per_minute = self.group_per_minute if group else 0
         interval = self.interval if group else self.private_interval
+        member = f"{self._me}-{next(self._members)}"
         while True:
-            wait = await self.coordinator.acquire(chat_id, interval, per_minute)
+            wait = await self.coordinator.acquire(chat_id, interval, per_minute, member, self.window)
             if wait <= 0:
                 break
             await asyncio.sleep(wait)
+        self._held[chat_id] = (member, interval)
         await self.limiter.acquire()
+
+    async def done(self, chat_id: str, *, used: bool = True) -> None:
+        """Telegram answered the request made in this chat's turn: the next one may go ``interval`` from now
+        (``used=False``: nothing was sent in the turn after all; it costs nothing)."""
+        held = self._held.pop(chat_id, None)
+        if held is not None:
+            await self.coordinator.release(chat_id, held[1], held[0], used)
 
     async def hold(self, chat_id: str, retry_after: float) -> None:
         self.retries += 1
@@ -76,10 +97,13 @@ class FloodControl:
                     if attempt == MAX_ATTEMPTS:
                         raise
                     await asyncio.sleep(0.2 * attempt)
+                finally:
+                    await self.done(chat_id)
             raise AssertionError("unreachable")
 
     async def request(self, call: Callable[[], Awaitable[T]]) -> T:
-        """A request that is not a message in a chat (answerCallbackQuery, getMe): the global limit only."""
+        """A request that is not a message in a chat (answerCallbackQuery, getMe): the global limit only, again
+        after a 429, a network failure or a server error (5xx, e.g. a proxy's 502) a few times."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
             await self.limiter.acquire()
             try:
@@ -89,4 +113,8 @@ class FloodControl:
                     raise
                 self.retries += 1
                 await asyncio.sleep(e.retry_after)
+            except (TelegramNetworkError, TelegramServerError):
+                if attempt == MAX_ATTEMPTS:
+                    raise
+                await asyncio.sleep(0.1 * attempt)
         raise AssertionError("unreachable")

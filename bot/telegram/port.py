@@ -22,7 +22,13 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+)
 from aiogram.types import BufferedInputFile, InputMediaPhoto, ReplyParameters
 from aiogram.types import Message as TgMessage
 
@@ -48,6 +54,7 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 MAX_ANSWER = 200  # characters of a callback answer
+ANSWERED_KEPT = 4096  # callback query ids remembered as answered (a second answer is dropped)
 FILE_CACHE = 512  # pictures whose Telegram file_id is remembered (sent again without uploading)
 
 
@@ -90,6 +97,8 @@ class TelegramPort:
         self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._pending: dict[str, tuple[int, Message]] = {}
         self._lanes: dict[str, asyncio.Task] = {}
+        self._answered: OrderedDict[str, None] = OrderedDict()  # callback queries answered here, newest last
+        self._answer_watch: dict[str, asyncio.Event] = {}
         self.edits_coalesced = 0
 
     async def open(self) -> None:
@@ -168,7 +177,14 @@ class TelegramPort:
         return await self.send_public(chat, replace(msg, buttons=(*msg.buttons, (link,))))
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        """Answer a press once (a second answer of the same query is dropped); never waits for a chat's write
+        slot, and never raises: a press Telegram no longer takes an answer for is only logged."""
         query_id = str(press.handle)
+        if query_id in self._answered:
+            return
+        self._answered[query_id] = None
+        while len(self._answered) > ANSWERED_KEPT:
+            self._answered.popitem(last=False)
         short = clip(text, MAX_ANSWER) if text else None
         try:
             await self.flood.request(
@@ -176,6 +192,19 @@ class TelegramPort:
             )
         except TelegramBadRequest as e:  # too late (over 15 minutes, or after a restart): nothing to answer
             log.info("callback %s not answered: %s", query_id, e.message)
+        except TelegramAPIError as e:
+            log.warning("callback %s not answered: %s", query_id, e)
+        finally:
+            watch = self._answer_watch.get(query_id)
+            if watch is not None:
+                watch.set()
+
+    def watch_answer(self, query_id: str) -> asyncio.Event:
+        """An event set once the press ``query_id`` has been answered here (the webhook waits for it)."""
+        return self._answer_watch.setdefault(query_id, asyncio.Event())
+
+    def unwatch_answer(self, query_id: str) -> None:
+        self._answer_watch.pop(query_id, None)
 
     # ------------------------------------------------------------------------------------------ editing
     async def current(self, ref: MessageRef) -> MessageRef:
@@ -260,6 +289,7 @@ class TelegramPort:
                     await self.flood.turn(ref.chat_id, group=True)
                     item = self._pending.pop(key, None)
                     if item is None or item[0] < await self.coordinator.latest(key):
+                        await self.flood.done(ref.chat_id, used=False)  # newer content shows elsewhere
                         continue
                     try:
                         ref = await self._show(ref, item[1], group=True)
@@ -272,6 +302,8 @@ class TelegramPort:
                             raise
                         self._pending.setdefault(key, item)
                         await asyncio.sleep(0.2 * failures)
+                    finally:
+                        await self.flood.done(ref.chat_id)
         except Exception:  # noqa: BLE001 - nobody waits for a queued edit: the log is where it goes
             self._pending.pop(key, None)
             log.exception("table edit of %s failed", key)

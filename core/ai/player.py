@@ -13,31 +13,27 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from core import games
 from core.ai.search import DEFAULT, Budget
 from core.base import Action, Event, GameState, OptionsError
 
 LEVELS = ("random", "easy", "normal", "strong")
 
-# Game name -> package of its computer players. Each holds the same roles: ``memory.read_round(history,
-# players)`` (what the public events told), ``table.from_view(view, memory, legal)`` (the seat's picture of
-# the table), ``easy.decide(table, rng)``, ``normal.decide(table, rng)`` and
+# Each game's package of computer players (``core.games``: ``ai_package``) holds the same roles:
+# ``memory.read_round(history, players)`` (what the public events told), ``table.from_view(view, memory, legal)``
+# (the seat's picture of the table), ``easy.decide(table, rng)``, ``normal.decide(table, rng)`` and
 # ``strong.decide(view, memory, table, rng, budget)``.
-_POLICIES = {
-    "thousand": "core.ai.thousand",
-    "deberts": "core.ai.deberts",
-    "kozel": "core.ai.kozel",
-}
 
 
 def _role(game: str, role: str) -> Any:
-    return importlib.import_module(f"{_POLICIES[game]}.{role}")
+    return importlib.import_module(f"{games.entry(game).ai_package}.{role}")
 
 
 class ComputerPlayer:
     """A computer seat of one game at one level. It keeps no memory between decisions."""
 
     def __init__(self, game: str, level: str, seed: int | str = 0, budget: Budget = DEFAULT) -> None:
-        if game not in _POLICIES:
+        if game not in games.NAMES:
             raise OptionsError(f"unknown game '{game}'", "unknown_game", game=game)
         if level not in LEVELS:
             raise OptionsError(f"unknown level '{level}'", "unknown_level", level=level)

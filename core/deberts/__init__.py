@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.base import GameRules
+from core.deberts.engine import ACTION_FIELDS
 from core.deberts.options import DebertsOptions
 from core.deberts.state import DebertsState
 
@@ -15,6 +16,7 @@ class DebertsRules(GameRules):
     max_players = 3
     options_type = DebertsOptions
     state_type = DebertsState
+    action_types = frozenset(ACTION_FIELDS)
 
     def create_state(self, players: int, options: Any, seed: int | str, first_dealer: int | None) -> DebertsState:
         assert first_dealer is not None

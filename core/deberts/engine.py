@@ -75,7 +75,7 @@ ROUND_FIELDS = (
 )
 
 
-_ATTRS = tuple("totals_" if name == "totals" else name for name in GAME_FIELDS + ROUND_FIELDS)
+_ATTRS = tuple("_totals" if name == "totals" else name for name in GAME_FIELDS + ROUND_FIELDS)
 
 
 class DebertsEngine(GameState):
@@ -83,16 +83,16 @@ class DebertsEngine(GameState):
 
     game = "deberts"
 
-    def __init__(self, players: int, opts: DebertsOptions, seed: int | str, first_dealer: int) -> None:
+    def __init__(self, players: int, options: DebertsOptions, seed: int | str, first_dealer: int) -> None:
         self.players = players
-        self.opts = opts
+        self.options = options
         self.seed = seed
         self.first_dealer = first_dealer
         self.dealer: int | None = None
         self.next_dealer = first_dealer
         self.round = 0  # deals made so far, redeals included
         self.phase = "round_over"
-        self.totals_: list[int] = [0] * players
+        self._totals: list[int] = [0] * players
         self.sheet: list[dict[str, Any]] = []
         self.pots: list[int] = []
         self.log: list[dict[str, Any]] = []  # the record's rounds
@@ -132,7 +132,7 @@ class DebertsEngine(GameState):
 
     @property
     def totals(self) -> list[int]:
-        return list(self.totals_)
+        return list(self._totals)
 
     @property
     def winner(self) -> int | None:
@@ -161,7 +161,7 @@ class DebertsEngine(GameState):
             return None
         if self.phase == "bidding":
             return "wrong_phase", "trump is not named yet"
-        if not self.opts.seven_swap:
+        if not self.options.seven_swap:
             return "seven_swap_off", "the seven swap is off at this table"
         if seat != self.declarer:
             return "not_declarer", "only the declarer may swap the trump 7"
@@ -181,7 +181,7 @@ class DebertsEngine(GameState):
             return [_play_action(seat, c) for c in allowed_cards(self.hands[seat], table, self.trump)]
         if self.phase == "bidding":
             assert self.open is not None and self.dealer is not None
-            return legal_bids(seat, self.circle, self.open[1], self.dealer, self.opts.obligatory_order)
+            return legal_bids(seat, self.circle, self.open[1], self.dealer, self.options.obligatory_order)
         return [Action(seat, "swap_seven"), Action(seat, "pass")]
 
     def apply_in_place(self, action: Action) -> list[Event]:
@@ -255,7 +255,7 @@ class DebertsEngine(GameState):
             return events + self._start_play()
         if self.phase != "bidding":
             raise IllegalAction("you cannot pass now", "wrong_phase")
-        if self.circle == 2 and self.opts.obligatory_order and seat == self.dealer:
+        if self.circle == 2 and self.options.obligatory_order and seat == self.dealer:
             raise IllegalAction("obligatory order: the dealer must name a suit", "must_name_suit")
         events = [Event("pass", seat, {"circle": self.circle})]
         self.bids[seat] = "pass"
@@ -279,7 +279,7 @@ class DebertsEngine(GameState):
             {
                 "round": self.round,
                 "scores": [0] * n,
-                "totals": list(self.totals_),
+                "totals": list(self._totals),
                 "redeal": True,
                 "declarer": None,
                 "trump": None,
@@ -311,7 +311,7 @@ class DebertsEngine(GameState):
             Event("trump_named", seat, {"suit": suit, "circle": circle}),
             Event("extra_dealt", None, {"bottom": self.bottom, "stock_count": self.stock_count()}),
         ]
-        if self.opts.seven_swap and suit == self.open[1] and "7" + suit in self.hands[seat]:
+        if self.options.seven_swap and suit == self.open[1] and "7" + suit in self.hands[seat]:
             self.phase = "swap"
             self.turn = seat
             return events
@@ -331,7 +331,7 @@ class DebertsEngine(GameState):
         assert self.dealer is not None and self.trump is not None
         self.phase = "play"
         self.turn = (self.dealer + 1) % self.players
-        moscow = self.opts.trump_in_combinations == "moscow"
+        moscow = self.options.trump_in_combinations == "moscow"
         self.runs = combinations.decide(self.hands, self.trump, self.dealer, moscow)
         if self.runs is None:
             return []
@@ -401,11 +401,11 @@ class DebertsEngine(GameState):
             pts,
             self.declarer,
             self.pots,
-            winner_takes_all=self.opts.winner_takes_all,
-            hanging_separately=self.opts.hanging_separately,
+            winner_takes_all=self.options.winner_takes_all,
+            hanging_separately=self.options.hanging_separately,
         )
         for s in range(self.players):
-            self.totals_[s] += out["scores"][s]
+            self._totals[s] += out["scores"][s]
         self.pots = out["pots"]
         self.next_dealer = out["next_dealer"]
         hanging = sum(self.pots)
@@ -413,7 +413,7 @@ class DebertsEngine(GameState):
             {
                 "round": self.round,
                 "scores": list(out["scores"]),
-                "totals": list(self.totals_),
+                "totals": list(self._totals),
                 "redeal": False,
                 "declarer": self.declarer,
                 "trump": self.trump,
@@ -432,8 +432,8 @@ class DebertsEngine(GameState):
                     "result": out["result"],
                     "points": pts,
                     "scores": list(out["scores"]),
-                    "totals": list(self.totals_),
-                    "winner_takes_all": self.opts.winner_takes_all and out["result"] == "made",
+                    "totals": list(self._totals),
+                    "winner_takes_all": self.options.winner_takes_all and out["result"] == "made",
                     "hanging_added": out["added"],
                     "hanging_paid": out["paid"],
                     "hanging_to": list(out["paid_to"]),
@@ -442,17 +442,17 @@ class DebertsEngine(GameState):
             )
         )
         self.turn = None
-        winner = scoring.game_winner(self.totals_, self.opts.target)
+        winner = scoring.game_winner(self._totals, self.options.target)
         if winner is not None:
             self.phase = "game_over"
             self.winner_seat = winner
-            events.append(Event("game_won", winner, {"total": self.totals_[winner], "target": self.opts.target}))
+            events.append(Event("game_won", winner, {"total": self._totals[winner], "target": self.options.target}))
         else:
             self.phase = "round_over"
-            top = max(self.totals_)
-            if top >= self.opts.target:
-                tied = [s for s, t in enumerate(self.totals_) if t == top]
-                events.append(Event("play_on", None, {"seats": tied, "total": top, "target": self.opts.target}))
+            top = max(self._totals)
+            if top >= self.options.target:
+                tied = [s for s, t in enumerate(self._totals) if t == top]
+                events.append(Event("play_on", None, {"seats": tied, "total": top, "target": self.options.target}))
         return events
 
     def _tally(self) -> dict[str, Any]:
@@ -503,7 +503,7 @@ class DebertsEngine(GameState):
         return {
             "game": "deberts",
             "players": self.players,
-            "options": self.opts.to_dict(),
+            "options": self.options.to_dict(),
             "first_dealer": self.first_dealer,
             "rounds": json.loads(json.dumps(self.log)),
         }
@@ -514,7 +514,7 @@ class DebertsEngine(GameState):
             "rounds": [
                 {"scores": list(r["scores"]), "totals": list(r["totals"]), "redeal": r["redeal"]} for r in self.sheet
             ],
-            "totals": list(self.totals_),
+            "totals": list(self._totals),
             "finished": self.finished,
             "winner": self.winner_seat,
             "loser": None,
@@ -526,7 +526,7 @@ class DebertsEngine(GameState):
     def copy(self) -> Self:
         new = object.__new__(type(self))
         new.players = self.players
-        new.opts = self.opts  # frozen
+        new.options = self.options  # frozen
         attrs = {name: getattr(self, name) for name in _ATTRS}
         attrs["tally"] = self.tally
         new.__dict__.update(json.loads(json.dumps(attrs)))

@@ -22,9 +22,9 @@ E = TypeVar("E", bound=DebertsEngine)
 
 def dump_state(state: DebertsEngine) -> dict[str, Any]:
     """The full state as JSON-able data (hidden cards included: this is for storage)."""
-    out: dict[str, Any] = {"game": "deberts", "players": state.players, "options": dict(vars(state.opts))}
+    out: dict[str, Any] = {"game": "deberts", "players": state.players, "options": dict(vars(state.options))}
     for name in GAME_FIELDS:
-        out[name] = getattr(state, "totals_" if name == "totals" else name)
+        out[name] = getattr(state, "_totals" if name == "totals" else name)
     for name in ROUND_FIELDS:
         out[name] = getattr(state, name)
     return json.loads(json.dumps(out))  # a deep copy of plain data, much faster than copy.deepcopy
@@ -38,11 +38,11 @@ def load_state(cls: type[E], data: Any) -> E:
         players = data["players"]
         if players not in (2, 3) or type(players) is not int:
             raise ValueError("players")
-        opts = DebertsOptions.from_dict(players, data["options"])
-        state = cls(players, opts, data["seed"], data["first_dealer"])
+        options = DebertsOptions.from_dict(players, data["options"])
+        state = cls(players, options, data["seed"], data["first_dealer"])
         fields = json.loads(json.dumps({name: data[name] for name in GAME_FIELDS + ROUND_FIELDS}))
         for name, value in fields.items():
-            setattr(state, "totals_" if name == "totals" else name, value)
+            setattr(state, "_totals" if name == "totals" else name, value)
         _check(state)
         state.tally = replayed_tally(state)
     except BadState:
@@ -61,7 +61,7 @@ def replayed_tally(state: DebertsEngine) -> dict[str, Any] | None:
     number = state.sheet[-1]["round"]
     entry = state.log[number - 1]
     actions = entry["actions"]
-    replay = type(state)(state.players, state.opts, state.seed, state.first_dealer)
+    replay = type(state)(state.players, state.options, state.seed, state.first_dealer)
     replay.next_dealer = (actions[0]["seat"] - 1) % state.players
     replay.next_round_in_place(entry["deal"])
     for raw in actions:
@@ -95,7 +95,7 @@ def _check(s: DebertsEngine) -> None:
         _seat_or_none(getattr(s, name), n, none_ok=False)
     for name in ("dealer", "turn", "declarer", "last_bonus", "bella", "winner_seat"):
         _seat_or_none(getattr(s, name), n)
-    for name in ("totals_", "tricks", "card_points"):
+    for name in ("_totals", "tricks", "card_points"):
         _int_list(getattr(s, name), n)
     if type(s.round) is not int or s.round < 0 or s.circle not in (1, 2) or type(s.swapped) is not bool:
         raise ValueError("bad round counters")

@@ -79,12 +79,12 @@ def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
         "to_act": state.to_act,
         "dealer": state.dealer,
         "round": state.round,
-        "totals": list(state.totals_),
+        "totals": list(state._totals),
         "hand": None if seat is None else sort_hand(state.hands[seat], state.trump),
         "hand_counts": [len(h) for h in state.hands],
         "legal": [] if seat is None else [a.to_json() for a in state.legal_actions(seat)],
         "score_sheet": sheet_rows(state, state.sheet, _row),  # shared finished rows: read-only (core/viewparts.py)
-        "options": dict(vars(state.opts)),
+        "options": dict(vars(state.options)),
         "finished": state.finished,
         "winner": state.winner_seat,
         "loser": None,
@@ -105,7 +105,7 @@ def build_view(state: DebertsEngine, seat: int | None) -> dict[str, Any]:
         "round_points": state.round_points(),
         "tricks_taken": list(state.tricks),
         "hanging": {"points": sum(state.pots), "pots": list(state.pots)},
-        "target": state.opts.target,
+        "target": state.options.target,
         "round_breakdown": round_breakdown(state),
     }
 
@@ -118,7 +118,7 @@ def round_breakdown(state: DebertsEngine) -> dict[str, Any] | None:
     row = state.sheet[-1]
     if row["redeal"] or row["round"] != tally["round"]:
         return None
-    wta = state.opts.winner_takes_all and row["result"] == "made"
+    wta = state.options.winner_takes_all and row["result"] == "made"
     runs = tally["runs"]
     return {
         "round": row["round"],

@@ -20,6 +20,7 @@ class KozelRules(GameRules):
     max_players = 4
     options_type = KozelOptions
     state_type = KozelState
+    action_types = frozenset({"play"})
 
     uses_dealer = False  # round 1 is led by the 1-1 rule, later rounds by the winner
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from core.base import GameRules
 from core.thousand.options import ThousandOptions
-from core.thousand.state import ThousandState
+from core.thousand.state import ACTION_TYPES, ThousandState
 
 
 class ThousandRules(GameRules):
@@ -15,6 +15,7 @@ class ThousandRules(GameRules):
     max_players = 4
     options_type = ThousandOptions
     state_type = ThousandState
+    action_types = frozenset(ACTION_TYPES)
 
     def create_state(self, players: int, options: Any, seed: int | str, first_dealer: int | None) -> ThousandState:
         assert first_dealer is not None

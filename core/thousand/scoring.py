@@ -9,7 +9,9 @@ climbing on -> dump truck.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import sub
 
+from core.base import Event
 from core.thousand.cards import MARRIAGE, card_points, half_up5, marriages_in, round_defender
 
 BARREL = 880
@@ -197,3 +199,126 @@ def settle(
     if winner is not None and st.totals[winner] < WIN:  # pragma: no cover - 880 + contract >= 1001
         winner = None
     return Settlement(st, res, made, stand_still, notes, winner)
+
+
+class RoundEnd:
+    """A round's end as a part of ``engine.ThousandEngine`` (its state is ``self``): a redeal, or the score of
+    the round settled and written to the score sheet."""
+
+    # ---- round end ----------------------------------------------------------------------------------
+    def _redeal(self, seat: int) -> list[Event]:
+        reason = "talon_nines" if seat == self.declarer and self.talon_taken is not None else "hand"
+        if reason == "hand":
+            hand = self.hands[seat]
+            reason = "four_nines" if sum(1 for c in hand if c[0] == "9") == 4 else "under_14"
+        row = {
+            "round": len(self.history) + 1,
+            "scores": [0] * self.players,
+            "totals": list(self.totals),
+            "redeal": True,
+            "declarer": None,
+            "contract": None,
+            "made": None,
+            "conceded": False,
+            "golden": False,
+            "notes": [],
+        }
+        self.history.append(row)
+        self.next_dealer = self.dealer
+        self.phase = "round_over"
+        self.turn = None
+        return [Event("redeal", seat, {"reason": reason, "dealer": self.dealer})]
+
+    def _end_round(self, conceded: bool) -> list[Event]:
+        n = self.players
+        d, bid, contract, golden = self.declarer, self.bid, self.contract, self.golden
+        assert d is not None and bid is not None and contract is not None
+        points = list(self.card_pts)
+        if n == 2 and self.options.second_talon_to_last_trick and not conceded and self.last_trick:
+            unused = self.talons[1 - (self.talon_taken or 0)]
+            points[self.last_trick["winner"]] += card_points(unused)
+        for m in self.marriages:  # + marriage_points
+            points[m["seat"]] += m["points"]
+        # (settle reads the outcome and copies the standing: the round's own lists can be handed over as they are)
+        outcome = RoundOutcome(
+            n,
+            self.active,
+            self.sitting_out,
+            d,
+            bid,
+            contract,
+            conceded,
+            points,
+            self.tricks_taken,
+            list(self.talons[0]) if self.sitting_out is not None else [],
+            golden,
+        )
+        old = self.totals
+        options = self.options
+        s = settle(
+            outcome,
+            Standing(old, self.bolts, self.barrel, self.barrel_attempts, self.missed_barrels),
+            concede_penalty=options.concede_penalty,
+            bolts_in_a_row=options.bolts_in_a_row,
+            missed_barrels_reset=options.missed_barrels_reset,
+            dump_truck=options.dump_truck,
+        )
+        st = s.standing
+        totals = self.totals = st.totals
+        self.bolts, self.barrel = st.bolts, st.barrel
+        self.barrel_attempts, self.missed_barrels = st.barrel_attempts, st.missed_barrels
+        scores = list(map(sub, totals, old))
+        number = len(self.history) + 1
+        row_totals = list(totals)
+        made, stand_still, notes = s.made, s.stand_still, s.notes
+        self.history.append(
+            {
+                "round": number,
+                "scores": scores,
+                "totals": row_totals,
+                "redeal": False,
+                "declarer": d,
+                "bid": bid,
+                "contract": contract,
+                "made": made,
+                "conceded": conceded,
+                "golden": golden,
+                "points": points,
+                "results": s.results,
+                "stand_still": stand_still,
+                "notes": notes,
+            }
+        )
+        self.rounds_scored += 1
+        self.next_dealer = (self.dealer + 1) % n
+        self.turn = None
+        events = [
+            Event(
+                "round_scored",
+                d,
+                {
+                    "round": number,
+                    "scores": scores,
+                    "totals": row_totals,
+                    "contract": contract,
+                    "made": made,
+                    "conceded": conceded,
+                    "golden": golden,
+                    "points": points,
+                    "stand_still": stand_still,
+                },
+            )
+        ]
+        if notes:
+            events += [
+                Event(nt["type"], nt["seat"], {k: v for k, v in nt.items() if k not in ("type", "seat")})
+                for nt in notes
+            ]
+        if s.winner is not None:
+            self.winner_seat = s.winner
+            self.phase = "game_over"
+            self.finished = True
+            events.append(Event("game_won", s.winner, {"total": totals[s.winner]}))
+        else:
+            self.phase = "round_over"
+        return events

@@ -100,7 +100,7 @@ def build_state(view: dict[str, Any], memory: Memory, deal: dict[Holder, list[st
     st.dealer = st.next_dealer = view["dealer"]
     st.round = view["round"]
     st.phase = phase
-    st.totals_ = list(view["totals"])
+    st._totals = list(view["totals"])
     st.pots = list(view["hanging"]["pots"])
     hands: list[list[str]] = [[] for _ in range(n)]
     hands[me] = list(view["hand"])

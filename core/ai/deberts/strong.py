@@ -27,7 +27,7 @@ GAME_END = 200  # utility of winning the game (minus for another seat winning)
 
 def utility(world: DebertsState, me: int, before: list[int]) -> float:
     n = world.players
-    totals = world.totals_
+    totals = world._totals
     mine = totals[me] - before[me]
     others = sum(totals[s] - before[s] for s in range(n) if s != me) / (n - 1)
     u = mine - others

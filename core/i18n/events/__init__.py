@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import import_module
 
+from core import games
 from core.base import Event
 from core.i18n.catalogs import normalize
 
-GAMES = ("thousand", "deberts", "kozel")
+
+def _sentences(game: str):
+    """The game's sentences module (named in the registry, ``core.games``); ``ValueError`` for an unknown game."""
+    if game not in games.NAMES:
+        raise ValueError(f"unknown game {game!r}")
+    return import_module(games.entry(game).sentences_module)
 
 
 def describe(game: str, event: Event, lang: str | None = "en", names: Sequence[str] | None = None) -> str:
@@ -20,14 +26,9 @@ def describe(game: str, event: Event, lang: str | None = "en", names: Sequence[s
 
     An unknown language falls back to English; an unknown game or event type is a ``ValueError``.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}")
-    module = import_module(f"core.i18n.events.{game}")
-    return module.describe(event, normalize(lang), names)
+    return _sentences(game).describe(event, normalize(lang), names)
 
 
 def event_types(game: str) -> tuple[str, ...]:
     """Every event type of ``game`` that has a sentence."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}")
-    return tuple(import_module(f"core.i18n.events.{game}").SENTENCES)
+    return tuple(_sentences(game).SENTENCES)

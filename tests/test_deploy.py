@@ -1,0 +1,127 @@
+"""The documented scale-out (issue 26, finding 8): compose.yaml runs Telegram workers in webhook mode on
+PostgreSQL and Redis behind one proxy, the migrations once; the Dockerfile runs ``python -m bot``; a worker's
+webhook server listens on 127.0.0.1 unless told otherwise and answers the health check; a second long-polling
+worker refuses to start."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+import yaml
+from redis.asyncio import Redis
+
+from bot.config import Settings
+from bot.telegram.runner import SecondPoller
+from tests.fake_bot_api import FakeBotAPI
+from tests.telegram_support import Worker
+
+ROOT = Path(__file__).resolve().parent.parent
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+VARIABLE = re.compile(r"\$\{([A-Z_]+)(?::?[-?][^}]*)?\}")
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def env_of(service: dict, **values: str) -> dict[str, str]:
+    """The service's environment with ``${NAME...}`` filled from ``values`` (as ``docker compose`` does)."""
+    env = service.get("environment") or {}
+    return {k: VARIABLE.sub(lambda m: values.get(m.group(1), "x"), str(v)) for k, v in env.items()}
+
+
+def test_compose_runs_webhook_workers_on_postgres_and_redis_behind_one_proxy():
+    services = compose()["services"]
+    assert {"db", "redis", "migrate", "bot", "proxy"} <= set(services)
+    bot = services["bot"]
+    env = env_of(bot, BOT_DOMAIN="bot.example.org", TELEGRAM_BOT_TOKEN="1:x")
+    settings = Settings(_env_file=None, **{k.lower(): v for k, v in env.items()})
+    assert settings.telegram_webhook_url == "https://bot.example.org/telegram/hook"
+    assert settings.redis_url == "redis://redis:6379/0"
+    assert settings.effective_database_url().startswith("postgresql+asyncpg://") and "@db:5432/" in env["DATABASE_URL"]
+    assert settings.telegram_webhook_host == "0.0.0.0" and settings.telegram_webhook_port == 8443
+    assert not settings.discord_bot_token  # each replica would connect every Discord shard
+    assert bot["deploy"]["replicas"] >= 2 and "ports" not in bot  # reached through the proxy only
+    assert "/healthz" in " ".join(bot["healthcheck"]["test"]) and ":8443/" in " ".join(bot["healthcheck"]["test"])
+    needs = bot["depends_on"]
+    assert needs["migrate"]["condition"] == "service_completed_successfully"
+    assert needs["db"]["condition"] == needs["redis"]["condition"] == "service_healthy"
+    # the migrations once, before the workers
+    assert services["migrate"]["command"] == ["python", "-m", "bot", "migrate"]
+    assert services["migrate"]["restart"] == "no"
+    assert env_of(services["migrate"])["DATABASE_URL"] == env["DATABASE_URL"]
+    for name in ("db", "redis", "bot", "proxy"):
+        assert services[name]["healthcheck"]["test"], name
+    # the proxy: the one published entry point, routing the webhook's path to every replica of `bot`
+    proxy = services["proxy"]
+    assert {p.split(":")[-1] for p in proxy["ports"]} == {"80", "443"}
+    mount = next(v for v in proxy["volumes"] if v.endswith(":/etc/caddy/Caddyfile:ro"))
+    caddyfile = (ROOT / mount.split(":")[0]).read_text()
+    assert "{$BOT_DOMAIN}" in caddyfile and "handle /telegram/*" in caddyfile
+    assert re.search(r"dynamic a \{\s*name bot\s*port 8443\s*refresh \d+s\s*\}", caddyfile)
+    assert "lb_policy round_robin" in caddyfile and "lb_try_duration" in caddyfile
+    assert proxy["depends_on"]["bot"]["condition"] == "service_healthy"
+
+
+def test_compose_discord_workers_own_their_shards():
+    discord = compose()["services"]["discord"]
+    env = env_of(discord, DISCORD_SHARD_IDS="0", DISCORD_SHARD_COUNT="2")
+    assert {"DISCORD_BOT_TOKEN", "DISCORD_SHARD_IDS", "DISCORD_SHARD_COUNT", "DATABASE_URL"} <= set(env)
+    assert "TELEGRAM_BOT_TOKEN" not in env and discord["profiles"] == ["discord"]
+
+
+def test_the_image_runs_the_bot_and_exposes_the_webhook_port():
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines() if line.strip()]
+    assert lines[[line.startswith("FROM ") for line in lines].index(True)].startswith("FROM python:3.11")
+    assert 'CMD ["python", "-m", "bot"]' in lines and "EXPOSE 8443" in lines
+    assert "RUN pip install --no-cache-dir ." in lines
+    for folder in ("core", "renderers", "bot", "assets"):
+        assert f"COPY {folder} ./{folder}" in lines
+
+
+def test_the_webhook_server_listens_on_loopback_unless_told():
+    assert Settings(_env_file=None).telegram_webhook_host == "127.0.0.1"
+
+
+async def test_a_webhook_worker_answers_the_health_check():
+    api = FakeBotAPI()
+    await api.start()
+    try:
+        async with Worker(
+            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
+        ) as w:
+            address = w.runner.webhook_address
+            assert address is not None and address.startswith("http://127.0.0.1:")
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(address.replace("/telegram/hook", "/healthz")) as resp,
+            ):
+                assert resp.status == 200
+    finally:
+        await api.stop()
+
+
+async def test_a_second_long_polling_worker_refuses_to_start():
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        await redis.ping()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    finally:
+        await redis.aclose()
+    api = FakeBotAPI()
+    await api.start()
+    try:
+        async with Worker(api, redis_url=REDIS_URL):
+            second = Worker(api, redis_url=REDIS_URL)
+            with pytest.raises(SecondPoller, match="TELEGRAM_WEBHOOK_URL"):
+                await second.runner.start()
+            await second.runner.stop()
+        async with Worker(api, redis_url=REDIS_URL):  # once the first has stopped, another may poll
+            pass
+    finally:
+        await api.stop()

@@ -1,0 +1,46 @@
+"""Flood limits across workers, measured where Telegram measures them: at the fake Bot API's receive times.
+Two workers share one group through Redis; pictures take a while to upload, texts do not."""
+
+from __future__ import annotations
+
+import random
+
+from bot.port import Chat, Message
+from tests.fake_bot_api import FakeBotAPI
+from tests.telegram_support import Worker, picture
+from tests.test_telegram_workers import HOOK, cleanup, redis_url  # noqa: F401 - the fixture
+
+PER_WINDOW = 3
+WINDOW = 3.0  # the real limit is 20 a minute; the window is shortened so that the test stays short
+
+
+async def test_group_writes_are_timed_at_the_send_across_two_workers(redis_url):  # noqa: F811
+    api = FakeBotAPI()
+    await api.start()
+    chat_id = -(10**12) - random.randrange(10**9)
+    api.add_group(chat_id, "Kitchen")
+    api.upload_delay["sendPhoto"] = 0.3
+    options = dict(
+        telegram_webhook_url=HOOK,
+        telegram_webhook_host="127.0.0.1",
+        telegram_webhook_port=0,
+        redis_url=redis_url,
+        telegram_edit_interval=1.0,
+        telegram_group_per_minute=PER_WINDOW,
+        telegram_group_window=WINDOW,
+    )
+    chat = Chat("telegram", str(chat_id))
+    try:
+        async with Worker(api, **options) as w1, Worker(api, **options) as w2:
+            for n in range(3):  # a picture from one worker, then a text from the other, and so on
+                await w1.port.send_public(chat, Message(f"picture {n}", image=picture(n)))
+                await w2.port.send_public(chat, Message(f"text {n}"))
+    finally:
+        await api.stop()
+        await cleanup(chat_id)
+    received = sorted(c.at for c in api.calls_to(chat_id) if c.ok)
+    assert len(received) == 6
+    gaps = [b - a for a, b in zip(received, received[1:])]
+    assert min(gaps) >= 1.0, gaps  # one write a second, from when Telegram received the previous one
+    for i, start in enumerate(received):  # no more than PER_WINDOW in any window
+        assert sum(1 for at in received[i:] if at < start + WINDOW) <= PER_WINDOW
