@@ -1,5 +1,6 @@
 # Two entry points: `make run` starts the bot, `make test` runs the whole test suite.
-# Each creates or updates its own virtual environment in .venv from pyproject.toml.
+# Both create or update the virtual environment in .venv from pyproject.toml: `make run` installs the runtime
+# dependencies only (stamp .installed, the name tools/merge_catalogs relies on); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -11,29 +12,36 @@ LOCALES := core/i18n/locale
 POT := $(LOCALES)/tablebot.pot
 BABEL_KEYWORDS := --no-default-keywords -k t:2 -k tn:2,3 -k N_
 
-$(VENV)/.installed: pyproject.toml
+RUNTIME := $(VENV)/.installed
+DEV := $(VENV)/.installed-dev
+
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(DEV): $(RUNTIME)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-run: $(VENV)/.installed
+run: $(RUNTIME)
 	$(PY) -m bot
 
-test: $(VENV)/.installed
+test: $(DEV)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -n 2
 
-lint: $(VENV)/.installed
+lint: $(DEV)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-demo: $(VENV)/.installed
+demo: $(RUNTIME)
 	$(PY) -m renderers.demo gallery
 
 # Extract every message of core, renderers and bot into the .pot and merge it into each language's .po.
-messages: $(VENV)/.installed
+messages: $(RUNTIME)
 	$(VENV)/bin/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) -c Translators: --sort-output --no-location \
 		--project=tablebot --version=0.1 --copyright-holder="tablebot contributors" \
 		--header-comment="# Messages of tablebot: game events, words in pictures, the bot (docs/i18n.md)." \
@@ -41,10 +49,10 @@ messages: $(VENV)/.installed
 	$(VENV)/bin/pybabel update -i $(POT) -d $(LOCALES) -D tablebot --ignore-obsolete --no-wrap
 
 # Start a new language: make language NEW_LANG=pl (then translate core/i18n/locale/pl/LC_MESSAGES/tablebot.po).
-language: $(VENV)/.installed
+language: $(RUNTIME)
 	test -n "$(NEW_LANG)" || (echo "usage: make language NEW_LANG=xx" && exit 2)
 	$(VENV)/bin/pybabel init -i $(POT) -d $(LOCALES) -D tablebot -l $(NEW_LANG) --no-wrap
 
 # In the middle of a git merge whose only conflicts left are the catalogs: keep both sides' translations.
-merge-messages: $(VENV)/.installed
+merge-messages: $(RUNTIME)
 	$(PY) -m tools.merge_catalogs

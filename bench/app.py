@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 from bot.app import Application
-from bot.fakeport import FakePort, FakeUser
 from bot.port import Chat, Press
 from bot.storage import Storage
 from core.ai.player import ComputerPlayer
+from testkit.fakeport import FakePort, FakeUser
 
 
 def pct(values: list[float], q: float) -> float:

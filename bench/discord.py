@@ -27,8 +27,8 @@ from typing import Any
 import discord
 
 from bot.port import Button, Message, Press
-from tests.discord_support import StandIn, running
-from tests.fake_discord import FakeDiscord, FakeUser, StoredMessage
+from testkit.discord_support import StandIn, running
+from testkit.fake_discord import FakeDiscord, FakeUser, StoredMessage
 
 USER = FakeUser(930_001, "bench")
 

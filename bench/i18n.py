@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from core.i18n import LANGS, describe, t
 from core.i18n.catalogs import _translations
-from tests.event_samples import SAMPLES
+from testkit.event_samples import SAMPLES
 
 EVENTS = [(game, event) for game, events in SAMPLES.items() for event in events]
 

@@ -1,7 +1,7 @@
 """``python -m bench.telegram``: the Telegram bot's answer time for a game move, against a trivial press.
 
 The real bot runs as its own process (``python -m bot``: the chat application over a fresh SQLite file, with
-the Telegram adapter, long polling) and talks over HTTP to the fake Bot API (``tests/fake_bot_api.py``)
+the Telegram adapter, long polling) and talks over HTTP to the fake Bot API (``testkit/fake_bot_api.py``)
 running in this process. Three users open a Thousand table in a group and play it by pressing the buttons
 they see. For each press this measures the time from its update being served to the bot (``getUpdates``)
 until the bot's ``answerCallbackQuery`` arrives:
@@ -52,8 +52,8 @@ def p95(values: list[float]) -> float:
 
 
 async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
-    from tests.fake_bot_api import TOKEN, FakeBotAPI
-    from tests.telegram_players import PREFIX, Player
+    from testkit.fake_bot_api import TOKEN, FakeBotAPI
+    from testkit.telegram_players import PREFIX, Player
 
     api = FakeBotAPI()
     await api.start()

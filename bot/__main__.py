@@ -4,6 +4,8 @@
   playground beside them.
 * With no token, the playground runs on ``http://127.0.0.1:8080`` (``--port`` or ``PLAYGROUND_PORT``).
 * ``python -m bot migrate`` brings the database to the newest schema and exits.
+* ``python -m bot repair TABLE`` re-checks a table's move log and clears a broken mark the log disproves
+  (exit 0 repaired or healthy, 1 still broken, 2 no such table).
 
 All adapters share one application (``bot.app``) over one database (``DATABASE_URL``, default SQLite in
 ``DATA_DIR``). Each adapter package exposes ``async def serve(app, settings)`` that attaches its port before its
@@ -49,9 +51,37 @@ async def migrate(settings: Settings) -> str:
         await storage.close()
 
 
+async def repair(settings: Settings, table_id: int) -> int:
+    """Re-verify one table and print what was found; the exit code (0 healthy or repaired, 1 broken, 2 no table)."""
+    from bot.storage import InvalidInput, NotFound, Storage
+
+    storage = await Storage.open(settings.effective_database_url(), data_dir=settings.data_dir)
+    try:
+        report = await storage.repair(table_id)
+    except (NotFound, InvalidInput):
+        print(f"no table {table_id}")
+        return 2
+    finally:
+        await storage.close()
+    if report.broken is not None:
+        print(f"table {table_id} is broken: {report.broken}")
+        return 1
+    if report.repaired:
+        print(f"table {table_id} repaired: its log replays to the stored state (it was marked: {report.was_broken})")
+    else:
+        print(f"table {table_id} is healthy: its log replays to the stored state")
+    return 0
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Thousand, Deberts and Kozel for chats.")
-    parser.add_argument("command", nargs="?", choices=["migrate"], help="migrate: update the database and exit")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=["migrate", "repair"],
+        help="migrate: update the database and exit; repair TABLE: re-check a table marked broken",
+    )
+    parser.add_argument("table", nargs="?", type=int, help="repair: the table's id")
     parser.add_argument("--port", type=int, help="the playground's port (default PLAYGROUND_PORT or 8080)")
     parser.add_argument("--playground", action="store_true", help="serve the playground beside the chat adapters")
     return parser.parse_args(argv)
@@ -99,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
         return 0
+    if args.command == "repair":
+        if args.table is None:
+            print("usage: python -m bot repair TABLE", file=sys.stderr)
+            return 2
+        return asyncio.run(repair(settings, args.table))
     if settings.telegram_bot_token:
         try:
             check_token(settings.telegram_bot_token)
@@ -122,7 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(run(settings, names))
     except OSError as e:
-        hint = f" (another program uses port {settings.playground_port}: try --port)" if e.errno == EADDRINUSE else ""
+        hint = (
+            f" (another program uses port {settings.playground_port}: choose another with PLAYGROUND_PORT=N,"
+            " e.g. PLAYGROUND_PORT=8081 make run, or python -m bot --port N)"
+            if e.errno == EADDRINUSE
+            else ""
+        )
         print(f"cannot start: {e}{hint}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

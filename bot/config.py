@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -27,6 +28,7 @@ class Settings(BaseSettings):
     discord_bot_token: str | None = None
     discord_api_url: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (tests use a fake Discord)
     discord_shard_count: int | None = None  # None: as many shards as Discord recommends
+    discord_shard_ids: str | None = None  # e.g. "0,1": the shards this worker connects (with DISCORD_SHARD_COUNT)
     discord_edit_interval: float = 1.0  # seconds between two edits of table messages in one channel
     database_url: str | None = None
     data_dir: Path = Path("./data")
@@ -37,6 +39,28 @@ class Settings(BaseSettings):
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)
+
+    @model_validator(mode="after")
+    def _check_discord_shards(self) -> Settings:
+        self.discord_shards()  # a wrong shard setting stops the start with a clear message
+        return self
+
+    def discord_shards(self) -> list[int] | None:
+        """The shard ids this worker connects (``DISCORD_SHARD_IDS``); None: all of them (one worker)."""
+        count, raw = self.discord_shard_count, self.discord_shard_ids
+        if count is not None and count < 1:
+            raise ValueError("DISCORD_SHARD_COUNT must be at least 1")
+        if raw is None or not raw.strip():
+            return None
+        if count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the number of shards of all workers)")
+        parts = [p.strip() for p in raw.split(",")]
+        if not all(p.isascii() and p.isdigit() for p in parts):
+            raise ValueError(f"DISCORD_SHARD_IDS is a comma-separated list of shard numbers, not {raw!r}")
+        ids = [int(p) for p in parts]
+        if len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            raise ValueError(f"DISCORD_SHARD_IDS must be distinct numbers from 0 to {count - 1}, not {raw!r}")
+        return ids
 
     def adapters(self) -> list[str]:
         """Names of the chat platforms that have a token set."""

@@ -6,9 +6,15 @@ the keyboard. Every action the seat may take is reachable; nothing else is offer
 
 Pickers:
 * values (bids, contracts): up to ``FEW`` values as buttons, otherwise the lowest ``QUICK`` and "More…", which
-  shows ranges of ``SPAN`` points; a range shows its values. Never more than a dozen buttons at once.
-* giving a card (Thousand): the card first, then who gets it.
-* a Kozel tile that fits both ends: the tile first, then the end.
+  shows ranges of ``SPAN`` points; a range shows its values, and a range of one value is that value's own
+  button. Never more than a dozen buttons at once.
+* giving a card (Thousand): the card first, then who gets it; when one receiver is left, the card gives it.
+* a Kozel tile that fits both ends: the tile first, then the end — unless both ends lead to the same game (the
+  first tile of a round, or both ends showing the same number): then the tile's one button plays it.
+
+No question with one possible answer: buttons whose outcomes are the same collapse into one, here in the
+keyboard; the core's legal actions stay as they are. Cards and tiles come in the hand picture's order
+(``renderers.hand.picture_order``), so a button is found where the picture shows its card.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from bot.port import Button
 from core.base import Action
 from core.cards import SUIT_SYMBOLS, pretty
 from core.i18n import t
+from renderers.hand import picture_order
 
 ROW = 5  # buttons per row of cards/tiles/values
 FEW = 8  # this many values or fewer: all shown at once
@@ -83,6 +90,30 @@ def pretty_suit(suit: str) -> str:
     return SUIT_SYMBOLS.get(suit, suit)
 
 
+def same_outcome_ends(view: dict[str, Any]) -> bool:
+    """Kozel: whether laying a tile on either end leads to the same game (an empty line, whose first tile lies
+    the same way on both ends, or two ends showing the same number, where either end leaves the same two)."""
+    ends = view.get("ends") or {}
+    return ends.get("left") is None or ends.get("left") == ends.get("right")
+
+
+def tile_steps(view: dict[str, Any]) -> dict[str, list[Action]]:
+    """Kozel: the tiles that may be played now, each with the plays whose outcomes differ (one per end that
+    leads somewhere else), in the picture's order."""
+    tiles: dict[str, list[Action]] = defaultdict(list)
+    for a in (Action.from_json(x) for x in view.get("legal") or []):
+        if a.type == "play" and a.tile is not None:
+            tiles[a.tile].append(a)
+    if same_outcome_ends(view):
+        tiles = defaultdict(list, {tile: acts[:1] for tile, acts in tiles.items()})
+    return {tile: tiles[tile] for tile in _in_picture_order(view, list(tiles))}
+
+
+def _in_picture_order(view: dict[str, Any], codes: list[str]) -> list[str]:
+    rank = {code: i for i, code in enumerate(picture_order(view))}
+    return sorted(codes, key=lambda c: rank.get(c, len(rank)))
+
+
 def action_rows(
     view: dict[str, Any], table_id: int, version: int, lang: str, names: list[str], step: str | None = None
 ) -> Rows:
@@ -113,24 +144,32 @@ def action_rows(
             return [[Button(names[a.to or 0], _act(table_id, version, a)) for a in gives], back]
     if step is not None and step.startswith("tile~"):
         tile = step.partition("=")[2]
-        plays = [a for a in by_type.get("play", []) if a.tile == tile]
-        if plays:
+        plays = tile_steps(view).get(tile, [])
+        if len(plays) > 1:
             arrows = {"left": "◀ " + t(lang, "left end"), "right": t(lang, "right end") + " ▶"}
             return [[Button(arrows.get(a.end or "", a.end or "?"), _act(table_id, version, a)) for a in plays], back]
 
     if "give" in by_type:
-        cards = list(dict.fromkeys(a.card for a in by_type["give"] if a.card))
-        rows += _chunks([Button(card_label(c), _step(table_id, version, f"give~c={c}")) for c in cards])
+        receivers: dict[str, list[Action]] = defaultdict(list)
+        for a in by_type["give"]:
+            if a.card:
+                receivers[a.card].append(a)
+        buttons = []
+        for card in _in_picture_order(view, list(receivers)):
+            if len(receivers[card]) == 1:  # one receiver left: the card goes to him, no question
+                buttons.append(Button(card_label(card), _act(table_id, version, receivers[card][0])))
+            else:
+                buttons.append(Button(card_label(card), _step(table_id, version, f"give~c={card}")))
+        rows += _chunks(buttons)
     if "play" in by_type:
         plays = by_type["play"]
         if plays[0].card is not None:
+            rank = {code: i for i, code in enumerate(picture_order(view))}
+            plays = sorted(plays, key=lambda a: rank.get(a.card or "", len(rank)))
             rows += _chunks([Button(card_label(a.card or ""), _act(table_id, version, a)) for a in plays])
         else:
-            tiles: dict[str, list[Action]] = defaultdict(list)
-            for a in plays:
-                tiles[a.tile or ""].append(a)
             buttons = []
-            for tile, acts in tiles.items():
+            for tile, acts in tile_steps(view).items():
                 if len(acts) == 1:
                     buttons.append(Button(tile_label(tile), _act(table_id, version, acts[0])))
                 else:
@@ -180,7 +219,10 @@ def _value_rows(
         ranges = []
         for s in starts:
             inside = [v for v in values if s <= v < s + SPAN]
-            ranges.append(Button(f"{inside[0]}–{inside[-1]}", _step(table_id, version, f"{typ}~{s}")))
+            if len(inside) == 1:  # a range of one value is that value: no "200–200"
+                ranges.append(btn(inside[0]))
+            else:
+                ranges.append(Button(f"{inside[0]}–{inside[-1]}", _step(table_id, version, f"{typ}~{s}")))
         return _chunks(ranges, 4) + [back]
     if step is not None and step.startswith(f"{typ}~") and step[len(typ) + 1 :].isdigit():
         s = int(step[len(typ) + 1 :])

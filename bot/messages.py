@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot import keyboards, payloads, texts
+from bot import keyboards, payloads, prompts, texts
 from bot.port import MAX_CAPTION, Button, Message
 from core.base import Event, GameRules
 from core.i18n import describe, t
@@ -33,7 +33,7 @@ def seat_label(info: SeatInfo, lang: str) -> str:
     if info.computer:
         return f"{info.name} ({texts.level_name(info.computer, lang)})"
     if info.taken_over:
-        return f"{info.name} ({t(lang, 'computer plays')})"
+        return info.name + " (" + t(lang, "computer plays") + ")"  # no f-string: Babel extracts the msgid
     return info.name
 
 
@@ -96,7 +96,7 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
         if options.get(row["name"], row["default"]) != row["default"]
     ]
     lines.append(t(lang, "Host: {name}", name=lobby.host_name))
-    lines.append(f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}")
+    lines.append(t(lang, "Turn timer") + ": " + texts.timer_text(timer, lang))
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
     full = all(s is not None for s in seats[:players]) and len(seats) >= players
@@ -128,7 +128,7 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
         rows.append(
             [
                 Button(
-                    f"{t(lang, 'Turn timer')}: {texts.timer_text(timer, lang)}",
+                    t(lang, "Turn timer") + ": " + texts.timer_text(timer, lang),
                     payloads.make("o", table=table_id, rev=rev, number=timer_index),
                 )
             ]
@@ -238,7 +238,9 @@ def table_message(
         lines.append(turn)
     rows: list[tuple[Button, ...]] = []
     if not view.get("finished"):
-        line = [Button("🂠 " + t(lang, "Show my hand"), payloads.make("h", table=table_id))]
+        # dominoes are tiles, not cards: no card back and the domino word
+        mine = t(lang, "Show my tiles") if game == "kozel" else "🂠 " + t(lang, "Show my hand")
+        line = [Button(mine, payloads.make("h", table=table_id))]
         if any(s.taken_over for s in seats):
             line.append(Button(t(lang, "Take my seat back"), payloads.make("k", table=table_id)))
         rows.append(tuple(line))
@@ -276,7 +278,10 @@ def hand_message(
     if view.get("finished"):
         lines.append(t(lang, "The game is over."))
     elif view.get("to_act") == seat and view.get("legal"):
-        lines.append(t(lang, "Your turn: {what}", what=_what(game, view, lang)))
+        lines.append(t(lang, "Your turn: {what}", what=prompts.what(game, view, lang, names, step)))
+        reason = prompts.why(game, view, lang)
+        if reason:
+            lines.append(reason)
     elif view.get("legal"):
         lines.append(t(lang, "You may act now."))
     elif view.get("to_act") is not None:
@@ -291,22 +296,3 @@ def hand_message(
         image_name="hand.jpg",
         buttons=tuple(tuple(r) for r in rows),
     )
-
-
-def _what(game: str, view: dict[str, Any], lang: str) -> str:
-    types = {a.get("type") for a in view.get("legal") or []}
-    if types & {"bid"}:
-        return t(lang, "bid or pass")
-    if "contract" in types:
-        return t(lang, "name your contract")
-    if "give" in types:
-        return t(lang, "give a card to each opponent")
-    if "take_talon" in types:
-        return t(lang, "choose a talon")
-    if types & {"name_suit", "play_trump"}:
-        return t(lang, "take the trump or pass")
-    if "swap_seven" in types:
-        return t(lang, "swap the seven or not")
-    if "play" in types:
-        return t(lang, "play a tile") if game == "kozel" else t(lang, "play a card")
-    return t(lang, "choose")

@@ -19,7 +19,9 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     g.17.1795000000         keep playing: the vote to stop table 17 ends
     p.17                    play again: a lobby with finished table 17's seats, computers and options
 
-Anything that does not parse is ``None``: the press gets a notice and nothing changes.
+Anything that does not parse is ``None``: the press gets a notice and nothing changes. Numbers (table, version,
+revision, seat) are read with ``number``: ASCII digits up to ``MAX_ID``, the database's signed 32-bit integer, so a
+forged id is refused here as invalid and never reaches the database.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.port import MAX_PAYLOAD, PAYLOAD_CHARS
+
+MAX_ID = 2**31 - 1  # the database's INTEGER (signed 32 bits): no table, version or seat is ever larger
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,15 @@ def make(kind: str, **fields: int | str) -> str:
     return Payload(kind, **fields).encode()  # type: ignore[arg-type]
 
 
+def number(raw: str) -> int | None:
+    """A number from outside (a payload field, a start payload, a command's argument): ASCII digits, at most
+    ``MAX_ID``; ``None`` for anything else (never raises)."""
+    if not raw or len(raw) > len(str(MAX_ID)) or not raw.isascii() or not raw.isdigit():
+        return None
+    value = int(raw)
+    return value if value <= MAX_ID else None
+
+
 def parse(text: object) -> Payload | None:
     """Read a payload; ``None`` for anything malformed (never raises)."""
     if not isinstance(text, str) or not text or len(text) > MAX_PAYLOAD or not set(text) <= PAYLOAD_CHARS:
@@ -114,7 +127,8 @@ def parse(text: object) -> Payload | None:
                 return None
             values[name] = raw
         else:
-            if not raw.isdigit() or len(raw) > 12:
+            value = number(raw)
+            if value is None:
                 return None
-            values[name] = int(raw)
+            values[name] = value
     return Payload(kind, **values)  # type: ignore[arg-type]

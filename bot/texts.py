@@ -135,7 +135,7 @@ def rules_text(
         value = options.get(row["name"], row["default"])
         mark = "" if value == row["default"] else " *"
         lines.append(f"• {option_line(row['name'], value, lang)}{mark}")
-    lines.append(f"• {t(lang, 'Turn timer')}: {timer_text(timer, lang)}")
-    lines.append(f"• {pause_line(pause, lang)}")
+    lines.append("• " + t(lang, "Turn timer") + ": " + timer_text(timer, lang))
+    lines.append("• " + pause_line(pause, lang))
     lines.append(t(lang, "* differs from the usual rule"))
     return "\n".join(lines)

@@ -279,7 +279,41 @@ def sheet_image(view: dict[str, Any], names: list[str] | None, style: str = "cla
         lang=lang,
         folded=folded,
         details=_breakdown_block(v.get("round_breakdown"), n, lang),
+        legend=_legend(rows, lang),
     )
+
+
+def _legend(rows: list[dict[str, Any]], lang: str) -> list[Image.Image]:
+    """What the sheet's marks mean (only the marks that are there): the round's score, the declarer's cell in
+    the result's colour, a bait, hanging points and where they went, the round's own points."""
+    played = [r for r in rows if not r.get("redeal")]
+    results = {r.get("result") for r in played}
+    out = []
+    if played:
+        out.append(
+            sheet.legend_item(sheet.ink("+45", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang))
+        )
+    if "made" in results:
+        made = sheet.ink("\u2713", RESULT_INK["made"], True, sheet.SMALL_INK)
+        out.append(sheet.legend_item(made, word("legend_made", lang)))
+        out.append(sheet.legend_item(sheet.swatch(RESULT_MARKER["made"]), word("legend_declarer", lang)))
+    if "bait" in results:
+        out.append(sheet.legend_item(sheet.swatch(RESULT_MARKER["bait"]), word("legend_bait", lang)))
+    if "hanging" in results or any(r.get("hanging") for r in played):
+        out.append(
+            sheet.legend_item(
+                sheet.ink("\u21b760", palette.INK_BLUE, size=sheet.SMALL_INK), word("legend_hanging", lang)
+            )
+        )
+    if any(r.get("hanging_paid") for r in played):
+        out.append(
+            sheet.legend_item(sheet.ink("\u21b330", palette.INK_BLUE, True, sheet.SMALL_INK), word("legend_paid", lang))
+        )
+    if any(p is not None and int(p) != int(s) for r in played for p, s in zip(r.get("points") or (), r["scores"])):
+        out.append(
+            sheet.legend_item(sheet.ink("(60)", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_own", lang))
+        )
+    return out
 
 
 def _breakdown_block(b: dict[str, Any] | None, n: int, lang: str) -> Image.Image | None:

@@ -143,14 +143,24 @@ def _tile_on_felt(a: int, b: int, length: int, dim: bool, glow: bool) -> Image.I
     return im.convert("RGB")
 
 
+def _tile_key(code: str) -> tuple[int, int]:
+    a, b = parse_tile(code)
+    return (min(a, b), max(a, b))
+
+
+def picture_order(view: dict[str, Any]) -> list[str]:
+    """The seat's cards or tiles (their codes) in the order the hand picture shows them, left to right and row
+    by row: the order a keyboard follows so that a button is found where the picture shows its card."""
+    hand = list(view.get("hand") or ())
+    if view.get("game") == "kozel":
+        return sorted(hand, key=_tile_key)
+    return sort_cards(hand, str(view.get("game")), view.get("trump"))
+
+
 def hand_image(view: dict[str, Any], style: str = "classic") -> Image.Image:
-    game = view.get("game")
-    hand = view.get("hand")
-    if hand is None:
+    if view.get("hand") is None:
         raise ValueError("the public view holds no hand: render a seat's own view")
-    if game == "kozel":
-        tiles = sorted((min(t), max(t)) for t in (parse_tile(code) for code in hand))
-        return draw_tiles(tiles, legal_tiles(view))
+    if view.get("game") == "kozel":
+        return draw_tiles([_tile_key(code) for code in picture_order(view)], legal_tiles(view))
     trump = view.get("trump")
-    cards = sort_cards(list(hand), str(game), trump)
-    return draw_cards(cards, legal_cards(view), style, trump=trump)
+    return draw_cards(picture_order(view), legal_cards(view), style, trump=trump)

@@ -398,8 +398,22 @@ def _sheet_row(r: dict[str, Any], n: int, lang: str) -> sheet.Row:
 
 
 def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Image]:
-    """What the sheet's marks mean: ✓ who went out, the fish, the rating line (only the ones shown)."""
+    """What the sheet's marks mean: remembered "+N", an open account, the hand's points, ✓ who went out, the
+    fish, the rating line (only the ones shown)."""
     out = []
+    played = [r for r in rows if not r.get("redeal")]
+    if any(any(r.get("remembered") or ()) and not all(r.get("opened") or ()) for r in played):
+        out.append(
+            sheet.legend_item(
+                sheet.ink("+4", palette.INK_YELLOW, True, sheet.SMALL_INK), word("legend_remembered", lang)
+            )
+        )
+    if any(any(r.get("opened") or ()) for r in played):
+        out.append(
+            sheet.legend_item(sheet.ink("30", palette.INK_RED, True, sheet.SMALL_INK), word("legend_open", lang))
+        )
+    if played:
+        out.append(sheet.legend_item(sheet.ink("4", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_hand", lang)))
     if any(r.get("ending") == "out" for r in rows):
         out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
     if any(r.get("ending") == "fish" for r in rows):

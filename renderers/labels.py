@@ -116,6 +116,19 @@ _WORDS: dict[str, str] = {
     "hanging_points": N_("Hanging points"),
     # Translators: Deberts score sheet, line label: what each player writes for the round.
     "written": N_("Written"),
+    # Translators: sheet legends, what a mark on a score sheet means (issue 27: a newcomer decodes every mark).
+    "legend_declarer": N_("the declarer's cell"),
+    "legend_round": N_("this round"),
+    "legend_made": N_("contract made"),
+    "legend_failed": N_("contract failed"),
+    "legend_barrel_tries": N_("rounds on the barrel"),
+    "legend_bait": N_("bait: a defender scored more"),
+    "legend_hanging": N_("hanging: a tie, points wait"),
+    "legend_paid": N_("hanging points paid out"),
+    "legend_own": N_("the round's own points"),
+    "legend_remembered": N_("remembered (12 or less)"),
+    "legend_open": N_("the account is open"),
+    "legend_hand": N_("hand points"),
 }
 
 

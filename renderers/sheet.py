@@ -417,6 +417,11 @@ def details_image(title: str, lines: list[Detail], players: int, extra: bool) ->
     return im
 
 
+def swatch(color: tuple[int, int, int, int]) -> Image.Image:
+    """A small patch of a cell marker's colour, for a legend."""
+    return canvas.plate(36, 24, color, palette.PAPER_LINE + (255,), 6)
+
+
 def legend_item(icon: Image.Image | None, text: str) -> Image.Image:
     """One entry of a sheet's legend: a mark and what it means (built once per mark and text)."""
     if icon is None:

@@ -405,10 +405,28 @@ def _legend(rows: list[dict[str, Any]], n: int, lang: str) -> list[Image.Image]:
     """What the marks on the shown rows mean (only the marks that are there)."""
     kinds = {note.get("type") for r in rows for note in r.get("notes") or ()}
     out = []
+    played = [r for r in rows if not r.get("redeal")]
+    if played:  # the round's result beside the total, the declarer's cell, the contract's colour
+        out.append(
+            sheet.legend_item(sheet.ink("+60", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang))
+        )
+    if any(isinstance(r.get("declarer"), int) for r in played):
+        out.append(sheet.legend_item(sheet.swatch(palette.MARKER_YELLOW), word("legend_declarer", lang)))
+    if any(r.get("made") for r in played):
+        out.append(
+            sheet.legend_item(sheet.ink("120", palette.INK_GREEN, True, sheet.SMALL_INK), word("legend_made", lang))
+        )
+    if any(r.get("made") is False for r in played):
+        out.append(
+            sheet.legend_item(sheet.ink("120", palette.INK_RED, True, sheet.SMALL_INK), word("legend_failed", lang))
+        )
     if kinds & {"bolt", "bolt_penalty"}:
         out.append(sheet.legend_item(shapes.stick(9, 28, (120, 90, 50)), word("bolt", lang)))
     if "barrel_on" in kinds:
         out.append(sheet.legend_item(shapes.barrel(28), word("barrel", lang)))
+    if "barrel_attempt" in kinds:
+        dots = sheet.dots(2, 3, palette.INK_RED[:3], (210, 210, 200))
+        out.append(sheet.legend_item(dots, word("legend_barrel_tries", lang)))
     if kinds & {"barrel_fall", "barrel_fail"}:
         out.append(sheet.legend_item(sheet.crossed_barrel(28), word("fall", lang)))
     if "dump_truck" in kinds:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import Application
-from bot.fakeport import FakePort, FakeUser, Shown
 from bot.port import Chat
 from bot.storage import Storage
+from testkit.fakeport import FakePort, FakeUser, Shown
 
 
 def db_path(tmp_path: Path) -> Path:

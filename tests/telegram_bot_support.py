@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.app import Application, create_application
 from bot.telegram.runner import TelegramRunner
-from tests.fake_bot_api import Call, FakeBotAPI
+from testkit.fake_bot_api import Call, FakeBotAPI
 from tests.telegram_support import settings_for
 
 WRITES = (

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.fake_bot_api import TOKEN, FakeBotAPI
+from testkit.fake_bot_api import TOKEN, FakeBotAPI
 
 HOOK = "https://bot.example.org/telegram/hook"
 

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.config import Settings
 from bot.port import Button, Chat, Command, Message, MessageRef, Press, PrivateStart, Unreachable
 from bot.telegram.runner import TelegramRunner
-from tests.fake_bot_api import TOKEN, FakeBotAPI
+from testkit.fake_bot_api import TOKEN, FakeBotAPI
 
 
 def picture(n: int, size: tuple[int, int] = (48, 32)) -> bytes:

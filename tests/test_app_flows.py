@@ -297,13 +297,13 @@ async def test_show_my_hand_sends_it_again_and_retires_the_old_one(tmp_path):
         ann = world.users["Ann"]
         await world.app.idle()
         old = [s for s in world.port.private(ann.user.id) if s.message.image_name == "hand.jpg"][-1]
-        text, _ = await ann.press_label(world.table_message(), "Show my hand", world.chat)
+        text, _ = await ann.press_label(world.table_message(), "Show my", world.chat)
         assert text is None
         hands = [s for s in world.port.private(ann.user.id) if s.message.image_name == "hand.jpg"]
         assert hands[-1] is not old and hands[-1].buttons() == old.history[-2].all_buttons()
         assert old.buttons() == [] and "shown again" in old.text
         dan = world.user("Dan")
-        text, alert = await dan.press_label(world.table_message(), "Show my hand", world.chat)
+        text, alert = await dan.press_label(world.table_message(), "Show my", world.chat)
         assert text == "You are not playing at this table." and alert
     finally:
         await world.app.close()

@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 
 from bot.config import Settings
 from bot.telegram.runner import SecondPoller
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,8 @@ from bot.storage import FINISHED, PLAYING
 from core.ai import ComputerPlayer
 from core.base import Action
 from core.thousand.cards import STRENGTH
-from tests.discord_support import Running, running
-from tests.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
+from testkit.discord_support import Running, running
+from testkit.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
 
 ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")
@@ -176,8 +176,8 @@ Policy = Callable[[Player, list[Move], list[int], int, Action | None], Move]
 
 
 def table_message(fake: FakeDiscord) -> StoredMessage:
-    """The newest channel message with "Show my hand" (the table), else with "Join" (the lobby)."""
-    for label in ("Show my hand", "Join"):
+    """The newest channel message with "Show my hand" / "Show my tiles" (the table), else with "Join" (the lobby)."""
+    for label in ("Show my", "Join"):
         for msg in sorted(fake.channel_messages(), key=lambda m: -m.id):
             if any(label in (b.get("label") or "") for b in msg.buttons()):
                 return msg

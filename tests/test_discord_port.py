@@ -11,8 +11,8 @@ from PIL import Image
 
 from bot.discord.commands import SPECS
 from bot.port import COMMANDS, Message
-from tests.discord_support import HAND, StandIn, running
-from tests.fake_discord import FakeDiscord, FakeUser, StoredMessage
+from testkit.discord_support import HAND, StandIn, running
+from testkit.fake_discord import FakeDiscord, FakeUser, StoredMessage
 
 ALICE = FakeUser(910_001, "alice")
 BOB = FakeUser(910_002, "bob", locale="ru")

@@ -8,8 +8,8 @@ import pytest
 
 from bot.config import Settings
 from bot.discord import serve
-from tests.discord_support import StandIn
-from tests.fake_discord import FakeDiscord, FakeUser
+from testkit.discord_support import StandIn
+from testkit.fake_discord import FakeDiscord, FakeUser
 
 
 async def test_serve_runs_the_adapter_until_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, Teleg
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from aiohttp import web
 
-from tests.fake_bot_api import TOKEN, FakeBotAPI
+from testkit.fake_bot_api import TOKEN, FakeBotAPI
 from tests.telegram_support import picture
 
 GROUP = -1001

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from tests.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser
+from testkit.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser
 
 
 def _jpeg(color: str) -> bytes:
@@ -38,6 +38,12 @@ class EchoBot(discord.AutoShardedClient):
             await msg.edit(content="table v2", attachments=[discord.File(io.BytesIO(_jpeg("green")), "t2.jpg")])
             self.sent.append(msg)
 
+        @self.tree.command(name="peek", description="A private answer after a public defer")
+        async def peek(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            self.sent.append(await interaction.followup.send("first", ephemeral=True, wait=True))
+            self.sent.append(await interaction.followup.send("second", ephemeral=True, wait=True))
+
     async def setup_hook(self) -> None:
         await self.tree.sync()
 
@@ -54,7 +60,7 @@ async def test_real_client_connects_answers_and_sends_files(fake: FakeDiscord) -
     runner = asyncio.create_task(bot.start(fake.token))
     try:
         await asyncio.wait_for(bot.wait_until_ready(), 10)
-        assert [c["name"] for c in fake.commands] == ["ping"]
+        assert [c["name"] for c in fake.commands] == ["ping", "peek"]
         alice = FakeUser(900_001, "alice")
         rec = await fake.slash(alice, "ping", {"word": "hello"})
         await asyncio.wait_for(rec.acked.wait(), 5)
@@ -96,6 +102,27 @@ async def test_tokens_expire_and_ephemeral_messages_need_them(fake: FakeDiscord)
             await secret.edit(content="late")
         assert err.value.code == 50027
         assert rec.followups == [secret.id]
+    finally:
+        await bot.close()
+        runner.cancel()
+
+
+async def test_a_deferred_reply_keeps_the_visibility_it_was_deferred_with(fake: FakeDiscord) -> None:
+    """As on Discord: the first follow-up after a public "thinking" defer takes the placeholder's place and is
+    public whatever its flags; only the follow-ups after it can be ephemeral."""
+    bot = EchoBot()
+    runner = asyncio.create_task(bot.start(fake.token))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        alice = FakeUser(900_001, "alice")
+        rec = await fake.slash(alice, "peek")
+        for _ in range(100):
+            if len(bot.sent) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert [m.content for m in fake.channel_messages()] == ["first"]
+        assert fake.channel_messages()[0].id == rec.original_id == bot.sent[0].id
+        assert [m.content for m in fake.ephemeral_for(alice)] == ["second"]
     finally:
         await bot.close()
         runner.cancel()

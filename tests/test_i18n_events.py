@@ -10,7 +10,7 @@ from core.base import Event
 from core.games import NAMES as GAMES
 from core.i18n import LANGS, describe
 from core.i18n.events import event_types
-from tests.event_samples import SAMPLES
+from testkit.event_samples import SAMPLES
 
 NAMES = {
     "en": ["Ann", "Bob", "Cat", "Dee"],

@@ -184,7 +184,10 @@ def test_round_scores_sentence_shows_remembered_and_opened():
         for raw in entry["actions"]:
             events = state.apply_in_place(Action.from_json(raw))
     sentence = describe(events[-1], "en", ["Masha", "Alex", "Olya", "Serg"])
-    assert sentence == "Round 2 scores: Masha 23 → 28 (opened); Alex 7 → +16; Olya 2 → +14; Serg 0 → +0."
+    assert sentence == (
+        "Round 2 scores (points in hand → account, +N remembered): "
+        "Masha 23 → 28 (opened); Alex 7 → +16; Olya 2 → +14; Serg 0 → +0."
+    )
 
 
 # ---- options and stored states ---------------------------------------------------------------------------

@@ -5,9 +5,11 @@ not even ones hidden inside functions or behind ``TYPE_CHECKING``."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
+import setuptools
 
 CORE = Path(__file__).resolve().parent.parent / "core"
 GAMES = ("thousand", "deberts", "kozel")
@@ -95,7 +97,7 @@ APP_ORDER = (
     "__init__",
 )
 BOTTOM = {"bot", "bot.port", "bot.config", "bot.notice", "bot.texts"}  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.messages"})
+HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages"})
 
 
 def bot_modules() -> dict[str, Path]:
@@ -168,12 +170,7 @@ def circles(graph: dict[str, set[str]], within: str) -> list[str]:
         "bot.storage",
         "bot.telegram",
         "bot.playground",
-        pytest.param(
-            "bot.discord",
-            marks=pytest.mark.xfail(
-                strict=True, reason="client -> port -> items -> client behind TYPE_CHECKING: issue 25 point 5"
-            ),
-        ),
+        "bot.discord",  # client and port share bot.discord.interactions (issue 25 point 5)
     ],
 )
 def test_no_import_circle_in_bot(package: str) -> None:
@@ -219,3 +216,89 @@ def test_no_python_file_in_bot_over_600_lines() -> None:
         lines = path.read_text(encoding="utf-8").count("\n")
         if module != "bot.storage.store":  # being split by concern (issue 25 point 3)
             assert lines <= 600, f"{module}: {lines} lines"
+
+
+# Test doubles and gallery data stay out of the product (issue 25 point 4): the wheel ships core, renderers and bot
+# (what ``[tool.setuptools.packages.find]`` in pyproject.toml selects); none of it imports testkit, tests or bench;
+# bench and testkit import no test module.
+
+ROOT = CORE.parent
+NOT_SHIPPED = ("testkit", "tests", "bench")
+
+
+def modules_imported(path: Path) -> set[str]:
+    """Every module a file imports, anywhere in it (inside functions and behind ``TYPE_CHECKING`` too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def shipped_packages() -> list[str]:
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    return setuptools.find_packages(str(ROOT), include=find["find"]["include"], exclude=find["find"].get("exclude", ()))
+
+
+def test_the_wheel_ships_core_renderers_and_bot_only() -> None:
+    packages = shipped_packages()
+    assert {p.split(".")[0] for p in packages} == {"core", "renderers", "bot"}
+    assert {"bot.discord", "bot.storage", "renderers", "core.thousand"} <= set(packages)
+
+
+def test_shipped_modules_import_no_test_code() -> None:
+    for package in shipped_packages():
+        for path in (ROOT / package.replace(".", "/")).glob("*.py"):
+            bad = {m for m in modules_imported(path) if m.split(".")[0] in NOT_SHIPPED}
+            assert not bad, f"{path.relative_to(ROOT)} imports {bad}: the wheel does not ship them"
+
+
+@pytest.mark.parametrize("folder", ["bench", "testkit"])
+def test_bench_and_testkit_import_no_test_module(folder: str) -> None:
+    for path in (ROOT / folder).glob("*.py"):
+        bad = {m for m in modules_imported(path) if m.split(".")[0] == "tests"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}: test doubles it needs belong in testkit/"
+
+
+# The Discord adapter reads one way (issue 25 point 5): what the client and the port both need (an interaction's
+# handle, the live interactions remembered) lives in ``bot.discord.interactions``; neither holds the other back.
+
+DISCORD = ROOT / "bot" / "discord"
+
+
+def discord_imports() -> dict[str, set[str]]:
+    """Module of ``bot/discord`` -> the modules of the same folder it imports (anywhere in the file)."""
+    graph: dict[str, set[str]] = {}
+    for path in DISCORD.glob("*.py"):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.discord":
+                deps |= {a.name for a in node.names if (DISCORD / f"{a.name}.py").exists()}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.discord."):
+                deps.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                deps |= {a.name.split(".")[2] for a in node.names if a.name.startswith("bot.discord.")}
+        graph[path.stem] = deps - {path.stem}
+    return graph
+
+
+def test_the_discord_adapter_has_no_import_circle() -> None:
+    graph = discord_imports()
+    assert {"client", "port", "items", "interactions"} <= set(graph)
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in graph.get(module, ()):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        if module != "__init__":  # the package's front door imports its parts; none of them imports it
+            visit(module, ())
+    assert not {m for m, deps in graph.items() if "__init__" in deps}
+    assert "port" not in graph["client"] and "client" not in graph["items"]

@@ -68,12 +68,29 @@ def test_clean_name_strips_emoji_and_keeps_cyrillic():
     assert labels.seat_names(["", None, "Ann"], 4, "ru") == ["Игрок 1", "Игрок 2", "Ann", "Игрок 4"]
 
 
-def test_names_are_short_and_never_collide():
+def test_names_are_whole_with_a_short_form_that_never_collides():
     names = labels.seat_names(["Александр Петров", "Александр Сидоров", "Bob 🔥", "陈静"], 4, "ru")
-    assert names == ["Александр П.", "Александр С.", "Bob", "陈静"]
+    assert names == ["Александр Петров", "Александр Сидоров", "Bob", "陈静"]
+    assert [n.short for n in names] == ["Александр П.", "Александр С.", "Bob", "陈静"]
     alike = labels.seat_names(["Александр Петров", "Александр Петренко", "Ann", "Ann"], 4, "uk")
-    assert alike == ["Александр Петро.", "Александр Петре.", "Ann (3)", "Ann (4)"]
-    assert len({n.casefold() for n in alike}) == 4
+    assert alike == ["Александр Петров", "Александр Петренко", "Ann (3)", "Ann (4)"]
+    assert [n.short for n in alike] == ["Александр Петро.", "Александр Петре.", "Ann (3)", "Ann (4)"]
+    assert len({n.short.casefold() for n in alike}) == 4
+
+
+def test_a_name_is_cut_only_as_far_as_its_room_needs_and_never_below_its_short_form():
+    from renderers.names import fit_name
+
+    a, b = labels.seat_names(["Александр Петров", "Александр Петренко"], 2, "ru")
+    assert fit_name(a, 30, True, 1000) == "Александр Петров"  # room enough: whole
+    for width in range(120, 420, 10):
+        fa, fb = fit_name(a, 30, True, width), fit_name(b, 30, True, width)
+        assert text.text_width(fa, 30, True) <= width and text.text_width(fb, 30, True) <= width
+        assert fa != fb, width  # never "Александр П." for both
+    room = text.text_width("Александр Петр.", 30, True)
+    assert fit_name(a, 30, True, room) == "Алекса… Петро."  # "Петр." would look like Петренко
+    alone, _ = labels.seat_names(["Александр Петров", "Bob"], 2, "ru")
+    assert fit_name(alone, 30, True, room) == "Александр Петр."  # only the letters that do not fit are cut
     # a script DejaVu lacks keeps the real name, never "Игрок N" beside real names
     assert labels.seat_names(["李小龙", "Bob"], 2, "ru") == ["李小龙", "Bob"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from renderers import measure, sheet_image, table_image
 from renderers.hand import hand_image
-from renderers.positions import SEATS, find
+from testkit.positions import SEATS, find
 
 NAMES = ["Александра Константинопольская", "Bob 🔥🔥", "Олександр Вишневський-Коваленко-Пе", "Chen Jing 陈静"]
 CASES = [(game, n) for game, counts in SEATS.items() for n in counts]

@@ -1,5 +1,5 @@
 """Migrations: up from an empty database; up from the previous revision holding a game in play, losing nothing;
-the migrated schema is exactly the models; 0003 down and up again; ``python -m bot migrate``."""
+the migrated schema is exactly the models; 0003 and 0004 down and up again; ``python -m bot migrate``."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 async def test_upgrade_from_empty_gives_exactly_the_models(db_url: str):
     st = await Storage.open(db_url)
     try:
-        assert await current_revision(st.engine) == head_revision() == "0003"
+        assert await current_revision(st.engine) == head_revision() == "0004"
         async with st.engine.connect() as conn:
             diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
         assert diff == []
         await st.migrate()  # a second run (another worker starting) changes nothing
-        assert await current_revision(st.engine) == "0003"
+        assert await current_revision(st.engine) == "0004"
     finally:
         await st.close()
 
@@ -52,7 +52,7 @@ async def test_upgrade_from_the_previous_revision_keeps_a_game_in_play(db_url: s
 
     st = await Storage.open(db_url)  # migrates to the newest revision on opening
     try:
-        assert await current_revision(st.engine) == "0003"
+        assert await current_revision(st.engine) == "0004"
         loaded = await st.table(table.id)
         assert loaded.state == state.to_json() and loaded.version == 15 and loaded.message_ref == {"message_id": 12}
         assert loaded.seats == table.seats
@@ -82,6 +82,25 @@ async def test_stop_votes_go_down_and_come_back(db_url: str):
         await st.close()
 
 
+async def test_presses_and_invitations_go_down_and_come_back(db_url: str):
+    """0004 downgrades to 0003 (presses and invitations go, the games and their moves stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, state = await setup_table(st, "kozel", 2, seed="mig-4")
+        await st.add_invitation(table.id, table.seats[1].user_id)
+        async with st._write() as conn:
+            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0003"))
+        async with st.engine.connect() as conn:
+            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        assert "presses" not in names and "invitations" not in names
+        table, state = await play(st, table, state, moves=3)  # a move without a press key needs no 0004
+        await st.migrate()
+        assert await st.pending_invitations(table.id) == frozenset()
+        assert (await st.verify(table.id)).version == 3
+    finally:
+        await st.close()
+
+
 def _alembic(sync_conn, action: str, revision: str) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = sync_conn
@@ -95,5 +114,5 @@ def test_python_m_bot_migrate(tmp_path: Path):
         [sys.executable, "-m", "bot", "migrate"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert "database migrated to revision 0003" in out.stdout
+    assert "database migrated to revision 0004" in out.stdout
     assert (tmp_path / "data" / "bot.sqlite3").is_file()

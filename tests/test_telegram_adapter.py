@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.port import Chat, Message, MessageRef, Unreachable, User
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
 
 GROUP = -1001

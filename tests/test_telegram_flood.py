@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.port import Chat, Message
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
 from tests.test_telegram_workers import HOOK, cleanup, redis_url  # noqa: F401 - the fixture
 

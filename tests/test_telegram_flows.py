@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from core.i18n import t
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
+from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
-from tests.telegram_players import PREFIX, Player
 
 GROUP = -1001
 

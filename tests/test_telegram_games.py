@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fake_bot_api import FakeBotAPI, Shown
+from testkit.fake_bot_api import FakeBotAPI, Shown
+from testkit.telegram_players import PREFIX, Player, play_well
 from tests.telegram_bot_support import LiveBot, uploads, writes
-from tests.telegram_players import PREFIX, Player, play_well
 
 GROUP = -1001
 FORUM = -1002

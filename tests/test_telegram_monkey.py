@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from tests.fake_bot_api import FakeBotAPI, FakeUser
+from testkit.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram_bot_support import LiveBot, uploads, writes
 
 GROUP = -1001

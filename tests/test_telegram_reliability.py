@@ -9,9 +9,9 @@ import logging
 
 import pytest
 
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
+from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
-from tests.telegram_players import PREFIX, Player
 from tests.telegram_support import Worker, picture
 
 GROUP = -1001

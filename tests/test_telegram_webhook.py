@@ -13,9 +13,9 @@ import pytest
 from redis.asyncio import Redis
 from sqlalchemy.engine import make_url
 
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
+from testkit.telegram_players import PREFIX
 from tests.storage_support import PG_SKIP, PG_URL, drop_pg_database, fresh_pg_database
-from tests.telegram_players import PREFIX
 from tests.telegram_processes import HOOK, BotProcess
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

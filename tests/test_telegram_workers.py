@@ -10,7 +10,7 @@ import random
 import pytest
 from redis.asyncio import Redis
 
-from tests.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import RecordingApp, Worker, picture
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -308,7 +308,10 @@ class Application:
         lang = self.people.user_lang(user, start.user)
         table_id = None
         if start.payload.startswith("t") and start.payload[1:].isdigit():
-            table_id = int(start.payload[1:])
+            table_id = payloads.number(start.payload[1:])
+            if table_id is None:  # forged: no table can have this number
+                await self.publishing.send_private(start.user, Message(t(lang, "This button is not valid.")), via=start)
+                return
         if table_id is not None:
             try:
                 rec = await self.ctx.storage.table(table_id)

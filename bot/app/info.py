@@ -11,7 +11,7 @@ from bot.app.lobby import Lobby
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.notice import Notice
-from bot.payloads import Payload
+from bot.payloads import Payload, number
 from bot.port import Button, Command, Document, Message, Press
 from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
 from core.i18n import LANGS, normalize, t, when
@@ -178,7 +178,10 @@ class Info:
         rec = await self.ctx.storage.open_table(chat.id)
         arg = cmd.args.strip().lstrip("#")
         if arg.isdigit():
-            rec = await self.ctx.storage.table(int(arg))
+            table_id = number(arg)
+            if table_id is None:  # no game can have this number
+                raise Notice(t(lang, "No such game in this chat."))
+            rec = await self.ctx.storage.table(table_id)
             if rec.chat_id != chat.id:
                 raise Notice(t(lang, "No such game in this chat."))
         elif rec is None or rec.status == LOBBY:

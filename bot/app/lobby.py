@@ -225,7 +225,7 @@ class Lobby:
             current = self.ctx.timer_of(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
-            shown = f"{t(lang, 'Turn timer')}: {texts.timer_text(nxt, lang)}"
+            shown = t(lang, "Turn timer") + ": " + texts.timer_text(nxt, lang)
         elif index == len(rows) + 1:
             choices = list(texts.PAUSE_CHOICES)
             current = self.ctx.table_pause(rec)
@@ -289,10 +289,8 @@ class Lobby:
 
     async def join(self, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
         for _ in range(RETRIES):
-            if rec.status != LOBBY:
-                raise Notice(t(lang, "The game has already started."))
-            if self.ctx.seat_of(rec, user.id) is not None:
-                if user.id in self.turns.rounds.held(rec):  # a rematch: the held seat is confirmed
+            if self.ctx.seat_of(rec, user.id) is not None:  # seated, in the lobby or in the game: say so
+                if rec.status == LOBBY and user.id in self.turns.rounds.held(rec):  # a rematch: the seat is his
                     try:
                         await self.turns.rounds.confirm(rec, user.id)
                     except Conflict:
@@ -300,6 +298,8 @@ class Lobby:
                         continue
                     return t(lang, "You are in.")
                 raise Notice(t(lang, "You already have a seat at this table."))
+            if rec.status != LOBBY:
+                raise Notice(t(lang, "The game has already started."))
             taken = {s.seat for s in rec.seats}
             free = [s for s in range(rec.players) if s not in taken]
             if not free:

@@ -240,7 +240,7 @@ class Publishing:
             delta = r.rating_after - before
             line = t(
                 lang,
-                "{name}: rating {rating} ({delta})",
+                "{name}: rating {rating} ({delta} this game)",
                 name=names[r.seat],
                 rating=f"{r.rating_after:.1f}",
                 delta=f"{delta:+.1f}",

@@ -3,7 +3,8 @@
 Every interaction is acknowledged before anything else happens (a slash command with a public "thinking"
 defer, a component with a silent deferred update), so Discord never shows "This interaction failed" however
 long the application takes to decide and draw. Presses on components this bot did not make (an old
-version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run.
+version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run, unless
+the worker is given its own shards (``shard_ids`` of ``shard_count``: several workers, each a distinct part).
 """
 
 from __future__ import annotations
@@ -12,22 +13,22 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
+import discord.http
+import yarl
 from discord import app_commands
+from discord.gateway import DiscordWebSocket
 
 from bot.discord import commands, ids, texts
+from bot.discord.interactions import Handle, LiveInteractions, chat_of, message_of, user_of
 from bot.discord.items import DYNAMIC_ITEMS
-from bot.port import Chat, Command, MessageRef, Press, PrivateStart, User
-
-if TYPE_CHECKING:
-    from bot.discord.port import DiscordPort
+from bot.port import Command, Press, PrivateStart
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "discord"
+DISCORD_API = "https://discord.com/api/v10"  # discord.py's own REST base
 
 
 class Handler(Protocol):
@@ -40,62 +41,36 @@ class Handler(Protocol):
     async def private_start(self, start: PrivateStart) -> None: ...
 
 
-@dataclass(eq=False)
-class Handle:
-    """The adapter's handle on one interaction (``Command.handle``, ``Press.handle``, ``PrivateStart.handle``).
-
-    ``received`` is when it arrived (the port's clock): its token can reach the user for 15 minutes after.
-    ``used`` is set once the public "thinking" placeholder of a command has been replaced or removed.
-    """
-
-    interaction: discord.Interaction[Any]
-    received: float
-    used: bool = False
-
-    @property
-    def locale(self) -> str:
-        return str(self.interaction.locale)
-
-
-def user_of(interaction: discord.Interaction[Any]) -> User:
-    u = interaction.user
-    return User(PLATFORM, str(u.id), u.display_name, str(interaction.locale))
-
-
-def chat_of(interaction: discord.Interaction[Any]) -> Chat | None:
-    if interaction.guild_id is None or interaction.channel_id is None:
-        return None
-    channel = interaction.channel
-    title = getattr(channel, "name", "") or ""
-    language = str(interaction.guild_locale) if interaction.guild_locale else None
-    return Chat(PLATFORM, str(interaction.channel_id), None, title, language)
-
-
-def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:
-    m = interaction.message
-    if m is None:
-        return None
-    return MessageRef(PLATFORM, str(m.channel.id), str(m.id), extra="e" if m.flags.ephemeral else "")
-
-
 class TableClient(discord.AutoShardedClient):
-    """The bot's connection to Discord; ``handler`` gets the users' actions, ``port`` sends for the app."""
+    """The bot's connection to Discord; ``handler`` gets the users' actions. Every interaction is recorded in
+    ``live``, through which the port (``bot.discord.port``) sends private messages for the app."""
 
     def __init__(
-        self, *, shard_count: int | None = None, clock: Callable[[], float] = time.time, **options: Any
+        self,
+        *,
+        shard_count: int | None = None,
+        shard_ids: list[int] | None = None,
+        clock: Callable[[], float] = time.time,
+        **options: Any,
     ) -> None:
-        super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, **options)
+        super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, shard_ids=shard_ids, **options)
         self.tree: app_commands.CommandTree[TableClient] = app_commands.CommandTree(self)
         for command in commands.build(self._run_command):
             self.tree.add_command(command)
+        self.tree.error(self._unreadable_command)
         self.handler: Handler | None = None
-        self.port: DiscordPort | None = None
         self.clock = clock
+        self.live = LiveInteractions(clock)
         self.ack_delays: list[float] = []  # seconds from receipt to acknowledgement, for every interaction
         self.synced = asyncio.Event()
         self.busy = 0  # interactions being handled now
 
     async def setup_hook(self) -> None:
+        if self.shard_count is not None and discord.http.Route.BASE != DISCORD_API:
+            # discord.py connects fixed shards to Discord's own gateway; another API (DISCORD_API_URL, the tests'
+            # fake Discord) names its gateway in GET /gateway/bot, as it does when the shard count is not fixed
+            _count, url, _limits = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(commands.CatalogTranslator())
         await self.tree.sync()
@@ -118,12 +93,12 @@ class TableClient(discord.AutoShardedClient):
         return True
 
     def _remember(self, handle: Handle) -> None:
-        if self.port is not None:
-            self.port.remember_user(str(handle.interaction.user.id), handle)
+        self.live.remember_user(str(handle.interaction.user.id), handle)
 
     async def tell(self, handle: Handle, text: str) -> None:
         """A short ephemeral note to the user behind ``handle`` (after the acknowledgement)."""
         try:
+            await handle.open_followups()
             await handle.interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user of interaction %s: %s", handle.interaction.id, text)
@@ -141,6 +116,7 @@ class TableClient(discord.AutoShardedClient):
         handle = Handle(interaction, self.clock())
         if not await self._ack(handle, thinking=True):
             return
+        handle.loading = True  # a public "thinking…": see Handle.open_followups before any private follow-up
         self._remember(handle)
         cmd = Command(user_of(interaction), chat_of(interaction), name, args, handle=handle)
         try:
@@ -148,13 +124,29 @@ class TableClient(discord.AutoShardedClient):
         except Exception:
             log.exception("the application failed on /%s %s", name, args)
             await self.tell(handle, texts.failed(handle.locale))
-        if not handle.used:
-            # nothing public answered the command: remove the "thinking…" placeholder
-            handle.used = True
+        if await handle.take_placeholder():
+            # nothing public answered the command: remove the "thinking…" placeholder (or its stand-in)
             try:
                 await interaction.delete_original_response()
             except discord.HTTPException:
                 log.warning("could not remove the placeholder of /%s", name)
+
+    async def _unreadable_command(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A command discord.py could not read (an unknown name, a missing or wrong option: forged, or from a
+        Discord client that still knows an older version of the commands): answered at once, privately, and
+        noted as such rather than as a crash."""
+        handle = Handle(interaction, self.clock())
+        log.warning("a command could not be read: %s", error)
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.send_message(texts.not_understood(handle.locale), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer an unreadable command")
+        finally:
+            self.ack_delays.append(self.clock() - handle.received)
 
     # ------------------------------------------------------------------ components
 
@@ -175,8 +167,8 @@ class TableClient(discord.AutoShardedClient):
             return
         self._remember(handle)
         ref = message_of(interaction)
-        if ref is not None and ref.extra == "e" and self.port is not None:
-            self.port.remember_press(ref, handle)
+        if ref is not None and ref.extra == "e":
+            self.live.remember_press(ref.message_id, handle)
         press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle)
         try:
             await self._handler().press(press)

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
+from bot.payloads import MAX_ID
 from core import games
 from core.i18n import N_, t
 
@@ -107,7 +108,9 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
     async def language(interaction: discord.Interaction[Any], language: str = "") -> None:
         await run(interaction, name, language)
 
-    async def number(interaction: discord.Interaction[Any], number: app_commands.Range[int, 1] | None = None) -> None:
+    async def number(
+        interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, MAX_ID] | None = None
+    ) -> None:
         await run(interaction, name, "" if number is None else str(number))
 
     shapes: dict[tuple[tuple[str, bool], ...], Callable[..., Awaitable[None]]] = {

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 
 from bot.discord import ids
+from bot.discord.interactions import Receiver
 from bot.discord.layout import MAX_BUTTON_LABEL, MAX_OPTION_LABEL, Row, clip
 from bot.port import Button
-
-if TYPE_CHECKING:
-    from bot.discord.client import TableClient
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -28,8 +26,8 @@ STYLES = {
 }
 
 
-def _client(interaction: discord.Interaction[Any]) -> TableClient:
-    return cast("TableClient", interaction.client)
+def _client(interaction: discord.Interaction[Any]) -> Receiver:
+    return cast(Receiver, interaction.client)
 
 
 class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BUTTON_TEMPLATE):

@@ -26,7 +26,8 @@ from typing import Any
 import discord
 
 from bot.discord import texts
-from bot.discord.client import PLATFORM, Handle, TableClient
+from bot.discord.client import TableClient
+from bot.discord.interactions import PLATFORM, TOKEN_LIFETIME, Handle
 from bot.discord.items import StartButton, build_view
 from bot.discord.layout import MAX_CONTENT, clip, files, plan_rows, text_parts
 from bot.discord.limiter import EditQueue
@@ -34,7 +35,6 @@ from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, Pri
 
 log = logging.getLogger(__name__)
 
-TOKEN_LIFETIME = 15 * 60.0
 TOKEN_MARGIN = 30.0  # stop using a token this long before Discord does
 INVALID_WEBHOOK_TOKEN = 50027
 
@@ -51,12 +51,10 @@ class DiscordPort:
 
     def __init__(self, client: TableClient, *, edit_interval: float = 1.0, clock: Callable[[], float] | None = None):
         self.client = client
-        client.port = self
+        self.live = client.live  # the users' interactions, recorded by the client as they arrive
         self.clock = clock or client.clock or time.time
         self.edits = EditQueue(self._edit_now, edit_interval)
         self._moved: dict[str, MessageRef] = {}  # message id -> the message that shows its content now
-        self._presses: dict[str, Handle] = {}  # ephemeral message id -> the latest press made on it
-        self._latest: dict[str, Handle] = {}  # user id -> his latest interaction (any command or press)
         self._invites: dict[tuple[str, str], tuple[MessageRef, list[str], list[str]]] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -78,25 +76,6 @@ class DiscordPort:
         while ref.message_id in self._moved:
             ref = self._moved[ref.message_id]
         return ref
-
-    def remember_user(self, user_id: str, handle: Handle) -> None:
-        """The user's latest interaction: private messages can reach him through it for 15 minutes."""
-        known = self._latest.get(user_id)
-        if known is None or known.received <= handle.received:
-            self._latest[user_id] = handle
-        if len(self._latest) > 10_000:
-            now = self.clock()
-            for uid in [u for u, h in self._latest.items() if now > h.received + TOKEN_LIFETIME]:
-                del self._latest[uid]
-
-    def remember_press(self, ref: MessageRef, handle: Handle) -> None:
-        """A press on an ephemeral message: its token can edit that message for the next 15 minutes."""
-        known = self._presses.get(ref.message_id)
-        if known is None or known.received <= handle.received:
-            self._presses[ref.message_id] = handle
-        now = self.clock()
-        for message_id in [m for m, h in self._presses.items() if now > h.received + TOKEN_LIFETIME]:
-            del self._presses[message_id]
 
     async def _send_channel(self, chat_id: str, msg: Message) -> discord.Message:
         content, embed = text_parts(msg)
@@ -122,8 +101,7 @@ class DiscordPort:
 
     async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
         handle = _handle(reply_to)
-        if handle is not None and not handle.used and self._alive(handle.received):
-            handle.used = True
+        if handle is not None and self._alive(handle.received) and await handle.take_placeholder():
             try:
                 sent: discord.Message = await handle.interaction.edit_original_response(
                     **self._edit_kwargs(msg, self._view(msg))
@@ -163,7 +141,7 @@ class DiscordPort:
     ) -> MessageRef:
         handle = _handle(via)
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
-            handle = self._latest.get(user.id)
+            handle = self.live.latest(user.id)
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
             raise Unreachable(f"no live interaction of user {user.id} to answer through")
         pressed = via.message if isinstance(via, Press) else None
@@ -174,11 +152,15 @@ class DiscordPort:
                 await handle.interaction.edit_original_response(**self._edit_kwargs(msg, self._view(msg)))
             except discord.HTTPException as exc:
                 raise Unreachable(str(exc)) from exc
-            self._presses[pressed.message_id] = handle
+            self.live.remember_press(pressed.message_id, handle)
             extra = f"{handle.received:.3f}|{handle.interaction.token}|original"
             return MessageRef(PLATFORM, pressed.chat_id, pressed.message_id, extra=extra)
         content, embed = text_parts(msg)
         kwargs: dict[str, Any] = {"files": files(msg), "ephemeral": True, "wait": True}
+        try:
+            await handle.open_followups()  # else a command's public "thinking…" would become this private message
+        except discord.HTTPException as exc:
+            raise Unreachable(str(exc)) from exc
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(msg)
@@ -194,7 +176,7 @@ class DiscordPort:
 
     async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
         kwargs = self._edit_kwargs(msg, self._view(msg))
-        press = self._presses.get(ref.message_id)
+        press = self.live.press_on(ref.message_id)
         if press is not None and self._alive(press.received) and str(press.interaction.user.id) == user.id:
             try:
                 await press.interaction.edit_original_response(**kwargs)

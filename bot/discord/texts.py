@@ -18,3 +18,8 @@ def out_of_date(lang: str | None) -> str:
 def failed(lang: str | None) -> str:
     """The answer when the application failed on a command or press (the failure is logged)."""
     return t(lang, "Something went wrong. Please try again.")
+
+
+def not_understood(lang: str | None) -> str:
+    """The answer to a command discord.py could not read (forged, or from a client that knows older commands)."""
+    return t(lang, "Unknown command. /help lists what I understand.")

@@ -4,8 +4,8 @@ The only package with SQL. The application uses ``Storage`` and the frozen value
 ``docs/storage.md`` describes the API.
 """
 
+from bot.storage.api import Storage
 from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, StorageError, TableBusy
-from bot.storage.store import Storage
 from bot.storage.values import (
     ABANDONED,
     COMPUTER_LEVELS,
@@ -20,6 +20,7 @@ from bot.storage.values import (
     PlayerStats,
     RatingRec,
     RecentGame,
+    RepairReport,
     ResultSpec,
     SeatRec,
     SeatSpec,
@@ -46,6 +47,7 @@ __all__ = [
     "PlayerStats",
     "RatingRec",
     "RecentGame",
+    "RepairReport",
     "ResultSpec",
     "SeatRec",
     "SeatSpec",

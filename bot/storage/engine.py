@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -69,3 +71,32 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+class Database:
+    """One engine and the three ways ``bot.storage`` uses it: a read, a write transaction, a dialect's upsert."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.writer = engine.execution_options(**{WRITE_OPTION: True})
+        self.dialect = engine.dialect.name
+        # PostgreSQL: one snapshot for every statement of the transaction (SQLite's read transaction is one)
+        self.snapshots = (
+            engine.execution_options(isolation_level="REPEATABLE READ") if self.dialect == "postgresql" else engine
+        )
+
+    def read(self) -> Any:
+        """A connection for reads (one transaction, rolled back at the end)."""
+        return self.engine.connect()
+
+    def snapshot(self) -> Any:
+        """A read connection whose statements all see the database as of its first one."""
+        return self.snapshots.connect()
+
+    def write(self) -> Any:
+        """A write transaction, committed at the end (SQLite: ``BEGIN IMMEDIATE``)."""
+        return self.writer.begin()
+
+    def insert(self, table: Any) -> Any:
+        """The dialect's ``INSERT`` (with ``on_conflict_do_update`` / ``on_conflict_do_nothing``)."""
+        return pg_insert(table) if self.dialect == "postgresql" else sqlite_insert(table)

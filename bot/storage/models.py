@@ -184,3 +184,41 @@ class StopVote(Base):
     table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Press(Base):
+    """The press (callback, interaction or update id) that stored a move (revision 0004); kept about a day."""
+
+    __tablename__ = "presses"
+    __table_args__ = (Index("ix_presses_at", "at"),)
+
+    press_key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Invitation(Base):
+    """A seated player the bot cannot write to privately yet (revision 0004): ``waiting`` while the host's Start
+    waits for him, ``sent_at`` once the invitation went out; gone when the table starts or ends."""
+
+    __tablename__ = "invitations"
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    waiting: Mapped[bool] = mapped_column(Boolean)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
+USERS = User.__table__
+CHATS = Chat.__table__
+GAME_TABLES = Table.__table__
+SEATS = Seat.__table__
+MOVES = Move.__table__
+RESULTS = Result.__table__
+RATINGS = Rating.__table__
+STOP_VOTES = StopVote.__table__
+PRESSES = Press.__table__
+INVITATIONS = Invitation.__table__

@@ -1,50 +1,87 @@
-"""Per chat and game: the leaderboard, one player's statistics and the chat's recent games — each ONE query."""
+"""Results and ratings read back, and per chat and game: the leaderboard, one player's statistics and the chat's
+recent games — each ONE query."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage.models import Rating, Result, Seat, Table, User
-from bot.storage.values import ABANDONED, FINISHED, GamePlayer, LeaderRow, PlayerStats, RecentGame
+from bot.storage.checks import check_id
+from bot.storage.models import GAME_TABLES, RATINGS, RESULTS, SEATS, USERS
+from bot.storage.values import (
+    ABANDONED,
+    FINISHED,
+    GamePlayer,
+    LeaderRow,
+    PlayerStats,
+    RatingRec,
+    RecentGame,
+    ResultSpec,
+)
 
-U = User.__table__
-T = Table.__table__
-S = Seat.__table__
-R = Result.__table__
-RT = Rating.__table__
+
+async def ratings(conn: AsyncConnection, chat_id: int, game: str, user_ids: Iterable[int]) -> dict[int, RatingRec]:
+    """Current ratings of these users in this chat and game (absent: not rated yet)."""
+    ids = list(user_ids)
+    check_id(chat_id, *ids)
+    if not ids:
+        return {}
+    stmt = select(RATINGS).where(RATINGS.c.chat_id == chat_id, RATINGS.c.game == game, RATINGS.c.user_id.in_(ids))
+    rows = (await conn.execute(stmt)).all()
+    return {r.user_id: RatingRec(r.mu, r.sigma, r.points, r.games, r.rating) for r in rows}
+
+
+async def results(conn: AsyncConnection, table_id: int) -> list[ResultSpec]:
+    """The results of a finished table, one per seat in seat order."""
+    check_id(table_id)
+    stmt = select(RESULTS).where(RESULTS.c.table_id == table_id).order_by(RESULTS.c.seat)
+    rows = (await conn.execute(stmt)).all()
+    fields = [f.name for f in dataclasses.fields(ResultSpec)]
+    return [ResultSpec(**{f: getattr(r, f) for f in fields}) for r in rows]
 
 
 def _win() -> Any:
-    return case((R.c.place == 1, 1), else_=0)
+    return case((RESULTS.c.place == 1, 1), else_=0)
 
 
 async def leaderboard(conn: AsyncConnection, chat_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
     """Rated players of this chat and game, best rating first, with their finished games and wins."""
+    check_id(chat_id)
     played = (
-        select(R.c.user_id, func.count().label("games"), func.sum(_win()).label("wins"))
-        .select_from(R.join(T, T.c.id == R.c.table_id))
-        .where(T.c.chat_id == chat_id, T.c.game == game, T.c.status == FINISHED, R.c.user_id.is_not(None))
-        .group_by(R.c.user_id)
+        select(RESULTS.c.user_id, func.count().label("games"), func.sum(_win()).label("wins"))
+        .select_from(RESULTS.join(GAME_TABLES, GAME_TABLES.c.id == RESULTS.c.table_id))
+        .where(
+            GAME_TABLES.c.chat_id == chat_id,
+            GAME_TABLES.c.game == game,
+            GAME_TABLES.c.status == FINISHED,
+            RESULTS.c.user_id.is_not(None),
+        )
+        .group_by(RESULTS.c.user_id)
         .subquery("played")
     )
     stmt = (
         select(
-            RT.c.user_id,
-            U.c.name,
-            RT.c.rating,
-            RT.c.mu,
-            RT.c.sigma,
-            RT.c.points,
-            func.coalesce(played.c.games, RT.c.games).label("games"),
+            RATINGS.c.user_id,
+            USERS.c.name,
+            RATINGS.c.rating,
+            RATINGS.c.mu,
+            RATINGS.c.sigma,
+            RATINGS.c.points,
+            func.coalesce(played.c.games, RATINGS.c.games).label("games"),
             func.coalesce(played.c.wins, 0).label("wins"),
         )
-        .select_from(RT.join(U, U.c.id == RT.c.user_id).outerjoin(played, played.c.user_id == RT.c.user_id))
-        .where(RT.c.chat_id == chat_id, RT.c.game == game)
-        .order_by(RT.c.rating.desc().nulls_last(), RT.c.mu.desc(), RT.c.user_id)
+        .select_from(
+            RATINGS.join(USERS, USERS.c.id == RATINGS.c.user_id).outerjoin(
+                played, played.c.user_id == RATINGS.c.user_id
+            )
+        )
+        .where(RATINGS.c.chat_id == chat_id, RATINGS.c.game == game)
+        .order_by(RATINGS.c.rating.desc().nulls_last(), RATINGS.c.mu.desc(), RATINGS.c.user_id)
         .limit(limit)
     )
     rows = (await conn.execute(stmt)).all()
@@ -53,23 +90,28 @@ async def leaderboard(conn: AsyncConnection, chat_id: int, game: str, limit: int
 
 async def player_stats(conn: AsyncConnection, chat_id: int, game: str, user_id: int) -> PlayerStats:
     """Games, wins, win share, average total and the game's own counters of one player in one chat and game."""
+    check_id(chat_id, user_id)
     rating = (
-        select(RT.c.rating).where(RT.c.chat_id == chat_id, RT.c.game == game, RT.c.user_id == user_id).scalar_subquery()
+        select(RATINGS.c.rating)
+        .where(RATINGS.c.chat_id == chat_id, RATINGS.c.game == game, RATINGS.c.user_id == user_id)
+        .scalar_subquery()
     )
     stmt = (
         select(
-            func.count(R.c.seat).label("games"),
+            func.count(RESULTS.c.seat).label("games"),
             func.coalesce(func.sum(_win()), 0).label("wins"),
-            func.avg(R.c.total).label("average_total"),
-            func.coalesce(func.sum(R.c.barrels), 0).label("barrels"),
-            func.coalesce(func.sum(R.c.bolts), 0).label("bolts"),
-            func.coalesce(func.sum(R.c.baits), 0).label("baits"),
-            func.coalesce(func.sum(case((R.c.kozel.is_(True), 1), else_=0)), 0).label("kozel"),
-            func.coalesce(func.sum(R.c.rating_points), 0).label("rating_points"),
+            func.avg(RESULTS.c.total).label("average_total"),
+            func.coalesce(func.sum(RESULTS.c.barrels), 0).label("barrels"),
+            func.coalesce(func.sum(RESULTS.c.bolts), 0).label("bolts"),
+            func.coalesce(func.sum(RESULTS.c.baits), 0).label("baits"),
+            func.coalesce(func.sum(case((RESULTS.c.kozel.is_(True), 1), else_=0)), 0).label("kozel"),
+            func.coalesce(func.sum(RESULTS.c.rating_points), 0).label("rating_points"),
             rating.label("rating"),
         )
-        .select_from(R.join(T, and_(T.c.id == R.c.table_id, T.c.status == FINISHED)))
-        .where(T.c.chat_id == chat_id, T.c.game == game, R.c.user_id == user_id)
+        .select_from(
+            RESULTS.join(GAME_TABLES, and_(GAME_TABLES.c.id == RESULTS.c.table_id, GAME_TABLES.c.status == FINISHED))
+        )
+        .where(GAME_TABLES.c.chat_id == chat_id, GAME_TABLES.c.game == game, RESULTS.c.user_id == user_id)
     )
     r = (await conn.execute(stmt)).one()
     games = int(r.games)
@@ -91,10 +133,13 @@ async def player_stats(conn: AsyncConnection, chat_id: int, game: str, user_id: 
 
 async def recent_games(conn: AsyncConnection, chat_id: int, limit: int = 10) -> list[RecentGame]:
     """The chat's last finished or abandoned games, newest first, with every seat's name, total and place."""
+    check_id(chat_id)
     recent = (
-        select(T.c.id, T.c.game, T.c.status, T.c.updated_at, T.c.state)
-        .where(T.c.chat_id == chat_id, T.c.status.in_((FINISHED, ABANDONED)))
-        .order_by(T.c.updated_at.desc(), T.c.id.desc())
+        select(
+            GAME_TABLES.c.id, GAME_TABLES.c.game, GAME_TABLES.c.status, GAME_TABLES.c.updated_at, GAME_TABLES.c.state
+        )
+        .where(GAME_TABLES.c.chat_id == chat_id, GAME_TABLES.c.status.in_((FINISHED, ABANDONED)))
+        .order_by(GAME_TABLES.c.updated_at.desc(), GAME_TABLES.c.id.desc())
         .limit(limit)
         .cte("recent")
     )
@@ -105,19 +150,19 @@ async def recent_games(conn: AsyncConnection, chat_id: int, limit: int = 10) -> 
             recent.c.status,
             recent.c.updated_at,
             recent.c.state,
-            S.c.seat,
-            S.c.user_id,
-            S.c.computer,
-            U.c.name,
-            R.c.total,
-            R.c.place,
+            SEATS.c.seat,
+            SEATS.c.user_id,
+            SEATS.c.computer,
+            USERS.c.name,
+            RESULTS.c.total,
+            RESULTS.c.place,
         )
         .select_from(
-            recent.join(S, S.c.table_id == recent.c.id)
-            .outerjoin(U, U.c.id == S.c.user_id)
-            .outerjoin(R, and_(R.c.table_id == S.c.table_id, R.c.seat == S.c.seat))
+            recent.join(SEATS, SEATS.c.table_id == recent.c.id)
+            .outerjoin(USERS, USERS.c.id == SEATS.c.user_id)
+            .outerjoin(RESULTS, and_(RESULTS.c.table_id == SEATS.c.table_id, RESULTS.c.seat == SEATS.c.seat))
         )
-        .order_by(recent.c.updated_at.desc(), recent.c.id.desc(), S.c.seat)
+        .order_by(recent.c.updated_at.desc(), recent.c.id.desc(), SEATS.c.seat)
     )
     games: dict[int, RecentGame] = {}
     totals: dict[int, list[Any]] = {}

@@ -117,6 +117,19 @@ class StopVotes:
 
 
 @dataclass(frozen=True, slots=True)
+class RepairReport:
+    """What ``Storage.repair`` found: the broken mark before, and after (None: the log replays to the state)."""
+
+    table_id: int
+    was_broken: str | None
+    broken: str | None
+
+    @property
+    def repaired(self) -> bool:
+        return self.was_broken is not None and self.broken is None
+
+
+@dataclass(frozen=True, slots=True)
 class ResultSpec:
     """One seat's outcome of a finished game, written by ``commit_move(..., results=[...])``.
 

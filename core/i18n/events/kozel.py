@@ -105,7 +105,13 @@ def _round_scores(e: Event, d: dict[str, Any], s: Say) -> str:
         else:
             now = s.num(d["totals"][seat])
         parts.append(f"{s.seat(seat)} {s.num(d['gained'][seat])} → {now}")
-    return t(s.lang, "Round {round} scores: {scores}.", round=d["round"], scores="; ".join(parts))
+    # Translators: Kozel, each seat's "points in hand → account"; "+N" is remembered (12 or less), not yet written.
+    return t(
+        s.lang,
+        "Round {round} scores (points in hand → account, +N remembered): {scores}.",
+        round=d["round"],
+        scores="; ".join(parts),
+    )
 
 
 def _game_over(e: Event, d: dict[str, Any], s: Say) -> str:

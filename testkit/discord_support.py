@@ -15,7 +15,7 @@ from PIL import Image
 from bot.discord.client import Handler, TableClient
 from bot.discord.port import DiscordPort
 from bot.port import Button, Chat, Command, Message, MessageRef, Press, PrivateStart, Unreachable, User
-from tests.fake_discord import FakeDiscord, InteractionRecord
+from testkit.fake_discord import FakeDiscord, InteractionRecord
 
 
 @dataclass

@@ -13,7 +13,12 @@ Discord behaviours kept on purpose (the adapter must cope with them):
 * an interaction token lives 15 minutes (``advance`` moves the fake clock); after that the webhook
   endpoints answer 401 ``Invalid Webhook Token`` (code 50027);
 * an ephemeral message can only be edited through an interaction token, never through the channel endpoint;
-* JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim).
+* a deferred response with a "thinking" placeholder (callback type 5) has its visibility fixed when it is deferred:
+  while it is still loading, the first follow-up message takes its place, public or ephemeral as deferred, whatever
+  the follow-up's own flags say (``loading``); once the placeholder was edited, follow-ups are messages of their own;
+* JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim);
+* each gateway connection identifies as one shard ``[id, count]`` (kept in ``shards``); an event of the guild goes
+  to the connections of shard ``(guild_id >> 22) % count`` only, as Discord routes it.
 """
 
 from __future__ import annotations
@@ -115,6 +120,9 @@ class StoredMessage:
     deleted: bool = False
     edits: int = 0
     created: float = 0.0
+    loading: bool = False  # a deferred response's "thinking" placeholder, not yet resolved
+    shown: list[str] = field(default_factory=list)  # every content it has had, in order (edits included)
+    shown_files: list[str] = field(default_factory=list)  # every attachment's file name it has had
 
     @property
     def ephemeral(self) -> bool:
@@ -224,6 +232,8 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
+        self.shards: list[tuple[int, int]] = []  # [id, count] of every IDENTIFY, in order
+        self._shard_of: dict[int, tuple[int, int]] = {}  # id(websocket) -> the shard it identified as
         self.channel_edits: dict[int, list[float]] = {}
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -274,6 +284,14 @@ class FakeDiscord:
     def ephemeral_for(self, user: FakeUser) -> list[StoredMessage]:
         return [m for m in self.messages.values() if m.ephemeral and m.visible_to == user.id and not m.deleted]
 
+    def ever_public(self) -> list[str]:
+        """Every text any channel message has ever shown to everyone (edited away or deleted since, too)."""
+        return [text for m in self.messages.values() if not m.ephemeral for text in m.shown]
+
+    def ever_public_files(self) -> list[str]:
+        """The file names of every attachment any channel message has ever shown to everyone."""
+        return [name for m in self.messages.values() if not m.ephemeral for name in m.shown_files]
+
     def visible_to(self, user: FakeUser, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return sorted(
             self.channel_messages(channel_id) + [m for m in self.ephemeral_for(user) if m.channel_id == channel_id],
@@ -283,10 +301,13 @@ class FakeDiscord:
     # ---------------------------------------------------------------- users act
 
     async def push(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event down the gateway to the shard that owns its guild (every connection of that shard)."""
         self._seq += 1
         frame = {"op": 0, "t": event, "s": self._seq, "d": data}
+        guild = int(data.get("guild_id") or 0)
         for ws in list(self.sockets):
-            if not ws.closed:
+            shard, count = self._shard_of.get(id(ws), (0, 1))
+            if not ws.closed and (guild >> 22) % count == shard:
                 await ws.send_str(json.dumps(frame))
 
     def _interaction(
@@ -400,6 +421,7 @@ class FakeDiscord:
                     await self._identify(ws, frame["d"])
         finally:
             self.sockets.remove(ws)
+            self._shard_of.pop(id(ws), None)
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -407,19 +429,23 @@ class FakeDiscord:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = data.get("shard", [0, 1])
+        self.shards.append((int(shard[0]), int(shard[1])))
+        self._shard_of[id(ws)] = (int(shard[0]), int(shard[1]))
+        ours = (GUILD_ID >> 22) % int(shard[1]) == int(shard[0])  # the one guild belongs to this shard
         self._seq += 1
         ready = {
             "v": 10,
             "user": self.bot,
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
             "session_id": secrets.token_hex(8),
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
             "shard": shard,
             "application": {"id": str(APPLICATION_ID), "flags": 0},
         }
         await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq, "d": ready}))
-        self._seq += 1
-        await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq, "d": self._guild()}))
+        if ours:
+            self._seq += 1
+            await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq, "d": self._guild()}))
         self.identified.set()
 
     def _guild(self) -> dict[str, Any]:
@@ -574,6 +600,7 @@ class FakeDiscord:
         """Apply a create or edit payload to a stored message (Discord's attachment rules)."""
         if "content" in payload:
             msg.content = payload["content"] or ""
+            msg.shown.append(msg.content)
         if "components" in payload:
             msg.components = payload["components"] or []
         if "flags" in payload and creating:
@@ -592,6 +619,7 @@ class FakeDiscord:
             msg.attachments = keep
         elif files:
             msg.attachments = [Attachment(snowflake(), name, data, ctype) for _, name, data, ctype in files]
+        msg.shown_files.extend(a.filename for a in msg.attachments if a.filename not in msg.shown_files)
 
     async def _channel(self, request: web.Request, channel_id: int, rest: list[str]) -> web.Response:
         if channel_id not in (CHANNEL_ID, OTHER_CHANNEL_ID):
@@ -645,6 +673,7 @@ class FakeDiscord:
             self._apply(message, data, files, creating=True)
             if message.ephemeral:
                 message.visible_to = rec.user.id
+            message.loading = kind == 5
             self.messages[message.id] = message
             rec.original_id = message.id
         elif kind in (6, 7):  # acknowledge or update the message the component is on
@@ -678,6 +707,13 @@ class FakeDiscord:
             if rec.callback_type is None:
                 return _error(404, 10015, "Unknown Webhook")
             payload, files = await self._body(request)
+            original = self.messages.get(rec.original_id) if rec.original_id is not None else None
+            if original is not None and original.loading and not original.deleted:
+                # Discord: the first follow-up resolves the "thinking" placeholder; its flags are ignored
+                original.loading = False
+                self._apply(original, {k: v for k, v in payload.items() if k != "flags"}, files, creating=True)
+                original.edits += 1
+                return _json(original.payload(self.bot))
             msg = StoredMessage(snowflake(), rec.channel_id, created=self.now(), interaction_user=rec.user.id)
             self._apply(msg, payload, files, creating=True)
             if msg.ephemeral:
@@ -707,5 +743,6 @@ class FakeDiscord:
                 payload, files = await self._body(request)
                 self._apply(msg, payload, files, creating=False)
                 msg.edits += 1
+                msg.loading = False
                 return _json(msg.payload(self.bot))
         return _error(404, 0, "404: Not Found")

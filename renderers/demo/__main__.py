@@ -1,6 +1,6 @@
 """``python -m renderers.demo OUT_DIR``: a gallery of every picture for every game and seat count.
 
-Positions are real (``renderers.positions``: seeded random games stopped at mid-bidding, mid-trick, end of
+Positions are real (``testkit.positions``: seeded random games stopped at mid-bidding, mid-trick, end of
 round, the barrel, a long domino chain, the end of the game). For each, in Russian, Ukrainian and
 English: the public table, the table and the hand of the seat to act, and each game's score sheet; the
 smallest type of each kind of picture (as shown 480 px wide) is printed at the end. Games whose engine
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core import games
 from renderers import measure, render_hand, render_score_sheet, render_table
-from renderers.positions import SEATS, find
+from testkit.positions import SEATS, find
 
 SMALLEST: dict[str, float] = {}  # picture kind -> smallest type seen, as shown 480 px wide
 

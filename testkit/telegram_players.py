@@ -1,4 +1,4 @@
-"""People in the fake Telegram (``tests.fake_bot_api``) who play through the real application: they type
+"""People in the fake Telegram (``testkit.fake_bot_api``) who play through the real application: they type
 commands, press only buttons they can see on their screen, and open the bot's chat through deep links."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fakeport import next_press
-from tests.fake_bot_api import FakeBotAPI, FakeUser, Shown
+from testkit.fake_bot_api import FakeBotAPI, FakeUser, Shown
+from testkit.fakeport import next_press
 
 PREFIX = "t:"  # the adapter's callback-data prefix
 
@@ -79,7 +79,7 @@ class Player:
 
 async def play_code(player: Player, code: str) -> bool:
     """Press my way to one action (by its code), through the pickers, using only buttons on my screen
-    (the same path as ``bot.fakeport.FakeUser.play_code``). False when no keyboard of mine leads there."""
+    (the same path as ``testkit.fakeport.FakeUser.play_code``). False when no keyboard of mine leads there."""
     for _ in range(4):
         hands = player.hands()
         if not hands:

@@ -219,6 +219,10 @@ def next_press(code: str, payloads: list[str]) -> str | None:
     finals = {p.split(".", 3)[3]: p for p in payloads if p.startswith("a.") and p.count(".") >= 3}
     if code in finals:
         return finals[code]
+    if typ == "play" and "l" in fields:  # a Kozel tile whose two ends lead to the same game has one button
+        same_tile = [p for final, p in finals.items() if final.startswith("play,") and f",l={fields['l']}," in final]
+        if len(same_tile) == 1 and f"tile~l={fields['l']}" not in {p.split(".", 3)[3] for p in payloads}:
+            return same_tile[0]
     steps = {p.split(".", 3)[3]: p for p in payloads if p.startswith("u.") and p.count(".") >= 3}
     want = None
     if typ == "give" and f"give~c={fields.get('c')}" in steps:

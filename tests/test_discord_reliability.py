@@ -1,0 +1,241 @@
+"""Issue 26 on Discord, through the fake Discord and the real discord.py client: private answers stay private
+(finding 11b), forged ids are refused as invalid instead of crashing (11a), workers own distinct shards (8)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings
+from bot.discord import serve
+from bot.port import Command, Message
+from testkit.discord_support import StandIn, running
+from testkit.fake_discord import GUILD_ID, FakeDiscord
+from tests.test_discord_e2e import ALICE, BOB, MALLORY, Player, all_acknowledged_in_time, bot, table_message
+
+SEAT_NOTE = "you have a seat. Your cards and choices will come here."
+
+
+@pytest.fixture
+async def fake():
+    async with FakeDiscord() as server:
+        yield server
+
+
+def public_texts(fake: FakeDiscord) -> list[str]:
+    return fake.ever_public()
+
+
+async def test_join_tells_the_joiner_privately_and_answers_publicly(fake: FakeDiscord, tmp_path: Path) -> None:
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice, bob = Player(fake, run, ALICE), Player(fake, run, BOB)
+        await alice.slash("new", game="thousand", players=3)
+        rec = await bob.slash("join")
+        assert not [c for c in public_texts(fake) if SEAT_NOTE in c]  # nobody else sees Bob's note
+        assert [m for m in fake.ephemeral_for(BOB) if SEAT_NOTE in m.content]
+        assert not [m for m in fake.ephemeral_for(ALICE) if SEAT_NOTE in m.content and "bob" in m.content.lower()]
+        answer = fake.messages[rec.original_id]  # the public answer took the command's placeholder
+        assert not answer.ephemeral and not answer.deleted and answer.content == "You have joined the table."
+        assert "bob" in table_message(fake).content
+        all_acknowledged_in_time(fake)
+
+
+class SlowCommand(StandIn):
+    """A stand-in whose /score waits until released: meanwhile the app sends the user his hand."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.waiting = asyncio.Event()
+
+    async def command(self, cmd: Command) -> None:
+        if cmd.name != "score":
+            await super().command(cmd)
+            return
+        self.waiting.set()
+        await self.release.wait()
+        assert cmd.chat is not None
+        await self.port.send_public(cmd.chat, Message("Score: 120 to 80"), reply_to=cmd)
+
+
+async def test_a_hand_sent_while_the_users_command_is_thinking_stays_private(fake: FakeDiscord) -> None:
+    app = SlowCommand()
+    async with running(fake, app) as run:
+        await run.settle(await fake.slash(ALICE, "new", {"game": "thousand"}))
+        await run.settle(await fake.click(BOB, table_message(fake), "Join"))
+        score = await fake.slash(BOB, "score")
+        await asyncio.wait_for(app.waiting.wait(), 5)
+        await asyncio.wait_for(score.acked.wait(), 5)
+        # his newest interaction is the public "thinking…" of /score: the hand must not take its place
+        await app.port.send_private(app.players[0], app.hand_message(app.players[0]))
+        assert not [c for c in public_texts(fake) if c.startswith("Your hand")]
+        assert [m for m in fake.ephemeral_for(BOB) if m.content.startswith("Your hand")]
+        app.release.set()
+        await run.settle()
+        assert fake.messages[score.original_id].content == "Score: 120 to 80"
+        assert not fake.messages[score.original_id].ephemeral
+        all_acknowledged_in_time(fake)
+
+
+HUGE = "1" + "0" * 30  # bigger than any database integer
+FORGED = [
+    f"p:t{HUGE}",  # a forged invitation: a private start for a table id no database can hold
+    f"p:t{2**31}",  # just past the database's signed 32-bit integer
+    f"t:j.{2**31}",  # a join button of such a table
+    f"t:h.{10**12 - 1}",  # twelve digits
+    f"t:a.1.{2**31}.pass",  # a version out of range
+    f"t:r.1.{2**40}.{2**33}",  # a lobby revision and a seat number out of range
+]
+
+
+@pytest.mark.parametrize("custom_id", FORGED)
+async def test_forged_huge_ids_are_refused_as_invalid(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, custom_id: str
+) -> None:
+    caplog.set_level(logging.WARNING)
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice, mallory = Player(fake, run, ALICE), Player(fake, run, MALLORY)
+        await alice.slash("new", game="thousand", players=2)
+        lobby = table_message(fake)
+        before = (await app.storage.table(1)).lobby_rev
+        await mallory.act(await fake.raw_click(MALLORY, lobby, custom_id))
+        assert [m.content for m in fake.ephemeral_for(MALLORY)] == ["This button is not valid."]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+        assert (await app.storage.table(1)).lobby_rev == before
+        all_acknowledged_in_time(fake)
+
+
+async def test_an_export_number_bigger_than_a_database_integer_is_no_such_game(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice = Player(fake, run, ALICE)
+        await alice.slash("new", game="thousand", players=2)
+        await alice.slash("export", number=2**53 - 1)  # Discord's largest integer option
+        assert "No such game in this chat." in fake.ever_public() + [m.content for m in fake.ephemeral_for(ALICE)]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)
+
+
+# ---------------------------------------------------------------- finding 8: workers own distinct shards
+
+
+def discord_settings(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, **env: str) -> Settings:
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", fake.token)
+    monkeypatch.setenv("DISCORD_API_URL", fake.base)
+    for name in ("DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+async def serving(fake: FakeDiscord, settings: Settings, app: StandIn, shards: int) -> asyncio.Task[None]:
+    """``serve`` started; returns once the fake has seen ``shards`` gateway connections in all and synced commands."""
+    task = asyncio.create_task(serve(app, settings))
+    for _ in range(500):
+        if len(fake.shards) >= shards and fake.commands and app.port is not None and app.port.client.is_ready():
+            return task
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"not connected: {fake.shards}")
+
+
+async def stop(*tasks: asyncio.Task[None]) -> None:
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def test_one_worker_connects_every_shard_by_default(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = discord_settings(fake, monkeypatch)
+    assert settings.discord_shards() is None
+    task = await serving(fake, settings, StandIn(), 1)
+    try:
+        assert fake.shards == [(0, 1)]  # Discord's recommendation (one shard), all of it
+    finally:
+        await stop(task)
+
+
+async def test_two_workers_own_distinct_shards_and_each_interaction_reaches_one(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first_settings = discord_settings(fake, monkeypatch, DISCORD_SHARD_COUNT="3", DISCORD_SHARD_IDS="0,2")
+    second_settings = discord_settings(fake, monkeypatch, DISCORD_SHARD_COUNT="3", DISCORD_SHARD_IDS="1")
+    assert first_settings.discord_shards() == [0, 2] and second_settings.discord_shards() == [1]
+    first, second = StandIn(), StandIn()
+    tasks = [await serving(fake, first_settings, first, 2)]
+    tasks.append(await serving(fake, second_settings, second, 3))
+    try:
+        assert sorted(fake.shards) == [(0, 3), (1, 3), (2, 3)]  # each shard connected once, by one worker
+        client = first.port.client
+        assert client.shard_count == 3 and sorted(client.shards) == [0, 2]
+        assert second.port.client.shard_count == 3 and list(second.port.client.shards) == [1]
+        rec = await fake.slash(ALICE, "new", {"game": "thousand"})
+        await asyncio.wait_for(rec.acked.wait(), 5)
+        for _ in range(250):
+            if fake.channel_messages():
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
+        owner = (GUILD_ID >> 22) % 3  # the shard of the guild: worker one holds shard 0
+        assert owner == 0
+        assert [type(r).__name__ for r in first.received] == ["Command"] and second.received == []
+        assert [m.content for m in fake.channel_messages()] == ["Table v1: nobody"]
+    finally:
+        await stop(*tasks)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "error"),
+    [
+        (None, "0,1", "needs DISCORD_SHARD_COUNT"),
+        ("2", "0,2", "from 0 to 1"),
+        ("2", "1,1", "distinct"),
+        ("2", "one", "comma-separated"),
+        ("0", "", "at least 1"),
+    ],
+)
+def test_wrong_shard_settings_stop_the_start_with_a_clear_message(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str, error: str
+) -> None:
+    monkeypatch.delenv("DISCORD_SHARD_COUNT", raising=False)
+    if count is not None:
+        monkeypatch.setenv("DISCORD_SHARD_COUNT", count)
+    monkeypatch.setenv("DISCORD_SHARD_IDS", ids)
+    with pytest.raises(ValidationError, match=error):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+async def test_a_game_chosen_while_a_table_is_open_is_a_notice_not_a_crash(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice, bob = Player(fake, run, ALICE), Player(fake, run, BOB)
+        chooser_rec = await alice.slash("new", game="chess")  # "Which game?" with a button per game
+        chooser = fake.messages[chooser_rec.original_id]
+        await bob.slash("new", game="thousand")
+        await alice.click(chooser, "Kozel")
+        assert fake.ephemeral_for(ALICE)[-1].content == "A table is already open here."
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)
+
+
+async def test_a_command_discord_py_cannot_read_is_answered_privately(
+    fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """/new without its required game: forged, or from a Discord client that knows an older version of it."""
+    app = StandIn()
+    async with running(fake, app) as run:
+        rec = await fake.slash(BOB, "new", {})
+        await run.settle(rec)
+        assert [m.content for m in fake.ephemeral_for(BOB)] == ["Unknown command. /help lists what I understand."]
+        assert fake.channel_messages() == [] and app.received == []
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)
