@@ -80,8 +80,8 @@ async def test_a_round_end_stays_on_view_then_the_table_comes_back_at_the_bottom
     gate.open.set()
     last = group.locator("li.bot").last
     await expect(last.locator("img[data-name='table.jpg']")).to_have_count(1, timeout=30000)
-    await expect(last.locator("button[data-payload^='h.']")).to_have_count(1)
+    await expect(last.locator("button[data-payload^='h.']")).to_have_count(1, timeout=30000)
     sheet = group.locator("li.bot", has=page.locator("img[data-name='sheet.jpg']")).first
-    await expect(sheet.locator("button")).to_have_count(0)
-    await expect(group.locator("img[data-name='table.jpg']")).to_have_count(1)  # the old one is now the sheet
+    await expect(sheet.locator("button")).to_have_count(0, timeout=30000)
+    await expect(group.locator("img[data-name='table.jpg']")).to_have_count(1, timeout=30000)  # the old one is now the sheet
     await phone_shot(page, tmp_path / "next-deal-phone.png")
