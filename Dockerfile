@@ -8,7 +8,6 @@ COPY pyproject.toml README.md LICENSE ./
 COPY core ./core
 COPY renderers ./renderers
 COPY bot ./bot
-COPY bench ./bench
 COPY assets ./assets
 RUN pip install --no-cache-dir .
 VOLUME ["/data"]

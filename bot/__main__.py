@@ -17,10 +17,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib
 import signal
 import sys
+from collections.abc import Callable
 from errno import EADDRINUSE
+from typing import Any
 
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
@@ -31,6 +34,7 @@ ADAPTERS: dict[str, str] = {
     "telegram": "bot.telegram",
     "discord": "bot.discord",
     "playground": "bot.playground",
+    "webapp": "bot.webapp",  # the web table's own server (Mini App), with WEBAPP_URL
 }
 
 GO_LIVE = (
@@ -92,6 +96,8 @@ def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
     names = settings.adapters()
     if playground or not names:
         names.append("playground")
+    if settings.webapp_url:
+        names.append("webapp")
     return names
 
 
@@ -101,6 +107,8 @@ async def run(settings: Settings, names: list[str]) -> None:
 
     serves = {name: importlib.import_module(ADAPTERS[name]).serve for name in names}
     app = await create_application(settings)
+    if "playground" in serves:  # the playground's page shows the web table of its room's game too
+        serves["playground"] = functools.partial(serves["playground"], extend=webtable_installer(app, settings))
     tasks = [asyncio.create_task(serve(app, settings), name=name) for name, serve in serves.items()]
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -121,6 +129,14 @@ async def run(settings: Settings, names: list[str]) -> None:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await app.close()
+
+
+def webtable_installer(app: Any, settings: Settings) -> Callable[[Any], Any]:
+    """What adds the web table (``bot.webapp``) to the playground's server: names are believed there, as on the
+    playground's own page (127.0.0.1 by default)."""
+    from bot.webapp import install
+
+    return lambda web_app: install(web_app, app, trust_names=True, poll_interval=settings.webapp_poll_interval)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)
+    webapp_url: str | None = None  # the web table's public HTTPS address (set: Mini App buttons in Telegram)
+    webapp_host: str = "127.0.0.1"  # where the web table's server listens (TLS is a reverse proxy's job)
+    webapp_port: int = 8080
+    webapp_poll_interval: float = 1.0  # seconds between two looks at the watched tables' versions (other workers)
+    telegram_webapp_name: str | None = None  # the Mini App's short name at BotFather: t.me/<bot>/<name> links
 
     @model_validator(mode="after")
     def _check_discord_shards(self) -> Settings:

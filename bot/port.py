@@ -122,12 +122,16 @@ class Button:
     """One button. Either ``payload`` (comes back as a ``Press``) or ``url`` (a link, e.g. a deep link).
 
     ``style``: ``"primary"``, ``"danger"`` or ``"default"`` (platforms without styles ignore it).
+    ``web_app``: the button opens ``url`` as the platform's web app (Telegram: a Mini App button in a private
+    chat, a ``t.me/<bot>/<app>?startapp=<web_app>`` link in a group when the app has a short name); the value is
+    the start parameter (``t<table>``). Platforms without web apps show a plain link to ``url``.
     """
 
     label: str
     payload: str = ""
     url: str | None = None
     style: str = "default"
+    web_app: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,14 @@ class PrivateStart:
     user: User
     payload: str = ""
     handle: Any = field(default=None, compare=False)
+
+
+class Answering:
+    """A ``Press.handle`` that answers its press itself (a press made in the web table's page, ``bot.webapp``):
+    the application calls its ``answer`` instead of the platform port's."""
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        raise NotImplementedError
 
 
 class Unreachable(Exception):

@@ -74,16 +74,8 @@ def draw_cards(
 ) -> Image.Image:
     """The fan of cards (already sorted) as an RGB image."""
     w, h = card_size(width)
-    step = round(width * (TIGHT_STEP if len(cards) > TIGHT_FROM else STEP))
-    gap = round(width * SUIT_GAP)
     marking = bool(legal) and not set(cards) <= legal
-    xs: list[int] = []
-    x = PAD
-    for i, card in enumerate(cards):
-        if i and card[1] != cards[i - 1][1]:
-            x += gap
-        xs.append(x)
-        x += step
+    xs = _card_xs(cards, width)
     total_w = (xs[-1] + w + PAD) if cards else 2 * PAD + w
     total_h = h + 2 * PAD + (RAISE if marking else 0)
     im = Image.new("RGB", (total_w, total_h), palette.FELT)  # plain felt: a hand is a narrow strip
@@ -102,13 +94,31 @@ def draw_cards(
     return im
 
 
+def _card_xs(cards: list[str], width: int) -> list[int]:
+    """Where each card of the fan starts (overlapped, a small gap between suits)."""
+    step = round(width * (TIGHT_STEP if len(cards) > TIGHT_FROM else STEP))
+    gap = round(width * SUIT_GAP)
+    xs: list[int] = []
+    x = PAD
+    for i, card in enumerate(cards):
+        if i and card[1] != cards[i - 1][1]:
+            x += gap
+        xs.append(x)
+        x += step
+    return xs
+
+
+def _tile_rows(tiles: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    n_rows = max(1, -(-len(tiles) // TILES_PER_ROW))
+    per = max(1, -(-len(tiles) // n_rows))
+    return [tiles[i : i + per] for i in range(0, len(tiles), per)] or [[]]
+
+
 def draw_tiles(tiles: list[tuple[int, int]], legal: set[tuple[int, int]], length: int = TILE_LENGTH) -> Image.Image:
     """The seat's tiles standing upright, playable ones raised with a glow."""
     tw, th = tile_size(length, True)
     marking = bool(legal)
-    n_rows = max(1, -(-len(tiles) // TILES_PER_ROW))
-    per = max(1, -(-len(tiles) // n_rows))
-    rows = [tiles[i : i + per] for i in range(0, len(tiles), per)] or [[]]
+    rows = _tile_rows(tiles)
     per_row = max(len(r) for r in rows) or 1
     row_h = th + (RAISE if marking else 0) + PAD
     total_w = 2 * PAD + per_row * tw + (per_row - 1) * TILE_GAP
@@ -164,3 +174,31 @@ def hand_image(view: dict[str, Any], style: str = "classic") -> Image.Image:
         return draw_tiles([_tile_key(code) for code in picture_order(view)], legal_tiles(view))
     trump = view.get("trump")
     return draw_cards(picture_order(view), legal_cards(view), style, trump=trump)
+
+
+Box = tuple[int, int, int, int]
+
+
+def hand_boxes(view: dict[str, Any]) -> list[tuple[str, Box]]:
+    """Where each card or tile is in ``hand_image(view)``: ``(code, (left, top, right, bottom))`` in picture
+    pixels, in ``picture_order``, the visible part of an overlapped card only. A tile's code is ``"low-high"``."""
+    out: list[tuple[str, Box]] = []
+    if view.get("game") == "kozel":
+        tiles = [_tile_key(code) for code in picture_order(view)]
+        tw, th = tile_size(TILE_LENGTH, True)
+        raise_ = RAISE if legal_tiles(view) else 0
+        for r, row in enumerate(_tile_rows(tiles)):
+            top = PAD + r * (th + raise_ + PAD)
+            for i, (a, b) in enumerate(row):
+                x = PAD + i * (tw + TILE_GAP)
+                out.append((f"{a}-{b}", (x, top, x + tw, top + th + raise_)))
+        return out
+    cards = picture_order(view)
+    w, h = card_size(CARD_WIDTH)
+    legal = legal_cards(view)
+    raise_ = RAISE if legal and not set(cards) <= legal else 0
+    xs = _card_xs(cards, CARD_WIDTH)
+    for i, (card, x) in enumerate(zip(cards, xs)):
+        right = xs[i + 1] if i + 1 < len(xs) else x + w
+        out.append((card, (x, PAD, right, PAD + h + raise_)))
+    return out

@@ -553,7 +553,8 @@ class FakeBotAPI:
         return caption
 
     @staticmethod
-    def _check_markup(markup: Any) -> list[list[dict[str, Any]]] | None:
+    def _check_markup(markup: Any, chat_id: int | None = None) -> list[list[dict[str, Any]]] | None:
+        """``chat_id``: where the keyboard goes (a web_app button is refused outside a private chat)."""
         if markup is None:
             return None
         if not isinstance(markup, dict) or not isinstance(markup.get("inline_keyboard"), list):
@@ -572,6 +573,10 @@ class FakeBotAPI:
                     data = button["callback_data"]
                     if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA:
                         raise bad("BUTTON_DATA_INVALID")
+                if "web_app" in button and (chat_id is None or chat_id < 0):
+                    raise bad("BUTTON_TYPE_INVALID")
+                if "web_app" in button and not str((button["web_app"] or {}).get("url", "")).startswith("https://"):
+                    raise bad("BUTTON_URL_INVALID")
                 if "url" in button and not re.match(r"^(https?|tg)://\S+$", str(button["url"])):
                     raise bad("BUTTON_URL_INVALID")
                 if button.get("style") not in (None, "primary", "danger", "success"):
@@ -660,7 +665,7 @@ class FakeBotAPI:
 
     def _post(self, chat: FakeChat, params: dict[str, Any], **fields: Any) -> dict[str, Any]:
         thread = self._thread(chat, params)
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), chat.id)
         shown = Shown(
             chat.id, self._new_message_id(chat.id), self.bot_id, int(time.time()), thread, markup=markup, **fields
         )
@@ -680,7 +685,7 @@ class FakeBotAPI:
         return shown
 
     def _apply_edit(self, shown: Shown, params: dict[str, Any], **changes: Any) -> dict[str, Any]:
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), shown.chat_id)
         changes["markup"] = markup
         if all(getattr(shown, k) == v for k, v in changes.items()):
             raise bad(NOT_MODIFIED[len("Bad Request: ") :])
@@ -926,7 +931,7 @@ class FakeBotAPI:
         if (
             data == shown.photo
             and caption == shown.text
-            and self._check_markup(params.get("reply_markup")) == shown.markup
+            and self._check_markup(params.get("reply_markup"), shown.chat_id) == shown.markup
         ):
             raise bad(NOT_MODIFIED[len("Bad Request: ") :])
         return self._apply_edit(

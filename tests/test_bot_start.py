@@ -58,7 +58,14 @@ def test_the_playground_runs_when_no_token_is_set_or_when_asked_for(monkeypatch)
     with_tokens = Settings(_env_file=None, telegram_bot_token="1:x", discord_bot_token="y")
     assert chosen_adapters(with_tokens, playground=False) == ["telegram", "discord"]
     assert chosen_adapters(with_tokens, playground=True) == ["telegram", "discord", "playground"]
-    assert ADAPTERS == {"telegram": "bot.telegram", "discord": "bot.discord", "playground": "bot.playground"}
+    with_webapp = Settings(_env_file=None, telegram_bot_token="1:x", webapp_url="https://cards.example.org")
+    assert chosen_adapters(with_webapp, playground=False) == ["telegram", "webapp"]
+    assert ADAPTERS == {
+        "telegram": "bot.telegram",
+        "discord": "bot.discord",
+        "playground": "bot.playground",
+        "webapp": "bot.webapp",
+    }
 
 
 def test_a_busy_port_is_a_clear_error(tmp_path):

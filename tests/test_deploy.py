@@ -81,6 +81,8 @@ def test_the_image_runs_the_bot_and_exposes_the_webhook_port():
     assert "RUN pip install --no-cache-dir ." in lines
     for folder in ("core", "renderers", "bot", "assets"):
         assert f"COPY {folder} ./{folder}" in lines
+    for folder in ("bench", "testkit", "tests"):  # what the wheel leaves out stays out of the image too
+        assert not any(line.startswith(f"COPY {folder}") for line in lines)
 
 
 def test_the_webhook_server_listens_on_loopback_unless_told():

@@ -295,7 +295,7 @@ class Application:
             if id(press) in self.ctx.answered_early:
                 self.ctx.answered_early.discard(id(press))
             else:
-                port = self.ctx.ports.get(press.user.platform)
+                port = self.ctx.answerer(press)
                 if port is not None:
                     try:
                         await port.answer(press, text, alert=alert)
@@ -328,7 +328,7 @@ class Application:
 async def create_application(settings: Any, *, clock: Callable[[], datetime] | None = None) -> Application:
     """Open the storage of ``settings`` (migrating it) and build the application over it."""
     storage = await Storage.open(settings.database_url, data_dir=settings.data_dir)
-    return Application(
+    app = Application(
         storage,
         clock=clock,
         computer_pause=settings.computer_pause,
@@ -336,3 +336,5 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         think_cap=settings.think_cap,
         round_pause=getattr(settings, "round_pause", None),
     )
+    app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    return app

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import secrets
@@ -19,10 +20,12 @@ from typing import Any
 
 from bot import texts
 from bot.live import Live, catch_up, replay
-from bot.port import Chat, Port, User
+from bot.port import Answering, Chat, Port, Press, User
 from bot.storage import ChatRec, NotFound, Storage, TableRec, UserRec
 from bot.storage.integrity import core_options
 from core.i18n import t
+
+log = logging.getLogger(__name__)
 
 
 class Context:
@@ -63,6 +66,8 @@ class Context:
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
         self.answered_early: set[int] = set()
+        self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
+        self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
 
     def close_pools(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -137,6 +142,21 @@ class Context:
 
     def forget(self, table_id: int) -> None:
         self.live_tables.pop(table_id, None)
+
+    def answerer(self, press: Press) -> Answering | Port | None:
+        """Who answers a press: the web table's page it came from (its handle), else the platform's port."""
+        if isinstance(press.handle, Answering):
+            return press.handle
+        return self.ports.get(press.user.platform)
+
+    def table_changed(self, rec: TableRec) -> None:
+        """A table's stored state changed (a move, a start; ``rec`` as stored): tell the observers (the web
+        table's pages)."""
+        for observer in self.observers:
+            try:
+                observer(rec)
+            except Exception:
+                log.exception("a table observer failed")
 
     def port_for(self, platform: str) -> Port:
         port = self.ports.get(platform)

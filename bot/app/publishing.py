@@ -69,7 +69,7 @@ class Publishing:
         if id(press) in self.ctx.answered_early:
             return
         self.ctx.answered_early.add(id(press))
-        port = self.ctx.ports.get(press.user.platform)
+        port = self.ctx.answerer(press)
         if port is not None:
             try:
                 await port.answer(press, None, alert=False)
@@ -178,6 +178,8 @@ class Publishing:
             text = messages.fit("\n".join([msg.text, *extra]))
             buttons = msg.buttons if rec.status == PLAYING else ()
             msg = Message(text, image=msg.image, image_name=msg.image_name, buttons=buttons)
+        if rec.status == PLAYING:
+            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang)
         return msg
 
     async def refresh_table(self, rec: TableRec, notes: list[str] | None = None) -> None:
@@ -293,6 +295,8 @@ class Publishing:
         )
         if seat_rec.taken_over:
             msg = Message(msg.text, image=msg.image, image_name=msg.image_name)
+        if not view.get("finished"):
+            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang)
         ref = MessageRef.from_json(seat_rec.private_ref)
         try:
             if press is not None and step is not None and press.message is not None:
@@ -321,3 +325,15 @@ class Publishing:
             await self.ctx.port_for(user.platform).edit_private(user, ref, old)
         except Exception:  # an expired or deleted message needs nothing
             log.info("an older hand message could not be retired")
+
+
+def with_open_button(msg: Message, webapp_url: str | None, table_id: int, lang: str) -> Message:
+    """``msg`` with an "Open the table" button as its last row when the web table is public (``WEBAPP_URL``): the
+    page ``<WEBAPP_URL>/app/?t=<table>``, opened as the platform's web app where it has them (``Button.web_app``)."""
+    if not webapp_url:
+        return msg
+    url = f"{webapp_url.rstrip('/')}/app/?t={table_id}"
+    row = (Button("🃏 " + t(lang, "Open the table"), url=url, web_app=f"t{table_id}"),)
+    return Message(
+        msg.text, image=msg.image, image_name=msg.image_name, document=msg.document, buttons=(*msg.buttons, row)
+    )

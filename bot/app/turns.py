@@ -52,6 +52,7 @@ class Turns:
         lobby_ref = MessageRef.from_json(rec.message_ref)
         rec = await self.ctx.storage.start_table(rec.id, rec.lobby_rev, state.to_json(), deadline, kind)
         self.ctx.live_tables[rec.id] = Live(rec.id, rec.version, state, list(events), list(events))
+        self.ctx.table_changed(rec)
         self.ctx.pending.pop(rec.id, None)
         chat = await self.people.chat_by_id(rec.chat_id)
         port = self.ctx.port_for(chat.platform)
@@ -200,6 +201,7 @@ class Turns:
         live.version = stored.version
         live.advance(events, dealt, deal)
         self.ctx.live_tables[rec.id] = live
+        self.ctx.table_changed(stored)
         if on_stored is not None:
             await on_stored()
         if dealt:

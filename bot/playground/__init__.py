@@ -4,7 +4,10 @@ chats (``bot.port.Port`` implemented by ``PlaygroundPort``, served by aiohttp, p
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
 
 from bot.playground.port import PlaygroundPort
 from bot.playground.server import start_site
@@ -15,14 +18,21 @@ if TYPE_CHECKING:
 __all__ = ["PlaygroundPort", "serve", "start_site"]
 
 
-async def serve(app: Any, settings: Settings, *, started: asyncio.Future[str] | None = None) -> None:
+async def serve(
+    app: Any,
+    settings: Settings,
+    *,
+    started: asyncio.Future[str] | None = None,
+    extend: Callable[[web.Application], Any] | None = None,
+) -> None:
     """Attach the playground's port to the application and serve the page until cancelled.
 
-    ``started`` (optional) receives the page's address once the server listens.
+    ``started`` (optional) receives the page's address once the server listens; ``extend`` adds routes to the
+    page's server (``python -m bot`` adds the web table's, ``bot.webapp``).
     """
     port = PlaygroundPort(edit_interval=settings.playground_edit_interval)
     app.attach(port)
-    runner, url = await start_site(app, port, settings.playground_host, settings.playground_port)
+    runner, url = await start_site(app, port, settings.playground_host, settings.playground_port, extend=extend)
     print(f"playground: open {url} in your browser", flush=True)
     if started is not None and not started.done():
         started.set_result(url)

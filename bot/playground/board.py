@@ -73,9 +73,11 @@ class Board:
         self._append(key, entry)
         return entry
 
-    def add_said(self, key: str, user_name: str, text: str) -> dict[str, Any]:
-        """Append what a user typed (shown as his own chat line)."""
+    def add_said(self, key: str, user_name: str, text: str, *, talk: bool = False) -> dict[str, Any]:
+        """Append what a user typed (shown as his own chat line): a command, or table talk."""
         entry = {"kind": "said", "id": f"{self.boot}-{next(self._ids)}", "version": 0, "user": user_name, "text": text}
+        if talk:
+            entry["talk"] = True
         self._append(key, entry)
         return entry
 

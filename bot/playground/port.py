@@ -104,11 +104,11 @@ class PlaygroundPort:
     def chat(self, room: str, language: str | None = None) -> Chat:
         return Chat(platform=PLATFORM, id=room, title=room, language=language)
 
-    def said(self, client: Client, text: str, *, private: bool) -> None:
-        """Show a command a user typed in his pane (the group's, or his own private one)."""
+    def said(self, client: Client, text: str, *, private: bool, talk: bool = False) -> None:
+        """Show what a user typed in his pane (the group's, or his own private one): a command or table talk."""
         assert client.user is not None and client.room is not None
         key = user_key(client.user.id) if private else room_key(client.room)
-        self.board.add_said(key, client.user.name, text)
+        self.board.add_said(key, client.user.name, text, talk=talk)
         self._touch(key)
 
     def locate(self, client: Client, message_id: str) -> tuple[Chat | None, MessageRef | None]:

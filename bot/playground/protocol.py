@@ -70,7 +70,15 @@ class StartFrame:
     payload: str
 
 
-Frame = Hello | CommandFrame | PressFrame | StartFrame
+@dataclass(frozen=True, slots=True)
+class SayFrame:
+    """Table talk: plain text typed in the group box (a command starts with ``/``), shown to the room only."""
+
+    req: int | None
+    text: str
+
+
+Frame = Hello | CommandFrame | PressFrame | StartFrame | SayFrame
 
 
 def _clean_line(raw: str) -> str:
@@ -146,6 +154,16 @@ def parse(raw: str | bytes) -> Frame:
         except BadFrame as e:
             raise BadFrame(e.code, req) from None
         return CommandFrame(req, where == "private", name, args, text)
+    if kind == "say":
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise BadFrame("bad_request", req)
+        if len(text) > MAX_COMMAND:
+            raise BadFrame("too_long", req)
+        text = _clean_line(text)
+        if not text:
+            raise BadFrame("bad_request", req)
+        return SayFrame(req, text)
     if kind == "press":
         message = data.get("message")
         payload = data.get("payload")

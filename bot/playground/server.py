@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from importlib import resources
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -41,8 +42,10 @@ class Handler(Protocol):
     async def private_start(self, start: PrivateStart) -> None: ...
 
 
-def make_web_app(handler: Handler, port: PlaygroundPort) -> web.Application:
-    """The aiohttp application serving one playground."""
+def make_web_app(
+    handler: Handler, port: PlaygroundPort, extend: Callable[[web.Application], Any] | None = None
+) -> web.Application:
+    """The aiohttp application serving one playground; ``extend`` adds more routes (the web table's)."""
     web_app = web.Application(client_max_size=64 * 1024)
     web_app[PORT_KEY] = port
     web_app[HANDLER_KEY] = handler
@@ -52,6 +55,8 @@ def make_web_app(handler: Handler, port: PlaygroundPort) -> web.Application:
     web_app.router.add_get("/media/{token}/{filename}", media)
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
+    if extend is not None:
+        extend(web_app)
     return web_app
 
 
@@ -138,6 +143,10 @@ async def dispatch(handler: Handler, port: PlaygroundPort, client: Client, raw: 
     if user is None or room is None:
         port.refuse(client, "no_hello", getattr(frame, "req", None))
         return
+    if isinstance(frame, protocol.SayFrame):
+        port.said(client, frame.text, private=False, talk=True)
+        client.send({"type": "answer", "req": frame.req, "text": None, "alert": False})
+        return
     handle = Handle(client, frame.req)
     try:
         if isinstance(frame, protocol.CommandFrame):
@@ -154,9 +163,16 @@ async def dispatch(handler: Handler, port: PlaygroundPort, client: Client, raw: 
         port.refuse(client, "internal", frame.req)
 
 
-async def start_site(handler: Handler, port: PlaygroundPort, host: str, port_number: int) -> tuple[web.AppRunner, str]:
+async def start_site(
+    handler: Handler,
+    port: PlaygroundPort,
+    host: str,
+    port_number: int,
+    *,
+    extend: Callable[[web.Application], Any] | None = None,
+) -> tuple[web.AppRunner, str]:
     """Start serving; returns the runner (``await runner.cleanup()`` to stop) and the page's address."""
-    runner = web.AppRunner(make_web_app(handler, port), handle_signals=False, access_log=None)
+    runner = web.AppRunner(make_web_app(handler, port, extend), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port_number)
     await site.start()

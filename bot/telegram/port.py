@@ -29,7 +29,7 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramRetryAfter,
 )
-from aiogram.types import BufferedInputFile, InputMediaPhoto, ReplyParameters
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
 from aiogram.types import Message as TgMessage
 
 from bot.port import (
@@ -94,6 +94,7 @@ class TelegramPort:
         self.flood = flood
         self.coordinator = flood.coordinator
         self.username = username
+        self.webapp_name: str | None = None  # the Mini App's short name (TELEGRAM_WEBAPP_NAME): direct links
         self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._pending: dict[str, tuple[int, Message]] = {}
         self._lanes: dict[str, asyncio.Task] = {}
@@ -128,9 +129,14 @@ class TelegramPort:
             while len(self._file_ids) > FILE_CACHE:
                 self._file_ids.popitem(last=False)
 
+    def _markup(self, msg: Message, chat_id: str) -> InlineKeyboardMarkup | None:
+        """The message's keyboard for that chat (a private chat's id is the user's, positive; a group's negative)."""
+        app = (self.username, self.webapp_name) if self.username and self.webapp_name else None
+        return markup(msg.buttons, private=int(chat_id) > 0, app=app)
+
     async def _post(self, chat_id: str, msg: Message, thread: str | None, reply_to: int | None) -> TgMessage:
         """One ``sendMessage`` / ``sendPhoto`` / ``sendDocument``, no limiter (the caller holds the turn)."""
-        kb = markup(msg.buttons)
+        kb = self._markup(msg, chat_id)
         common = {
             "chat_id": int(chat_id),
             "reply_markup": kb,
@@ -220,7 +226,7 @@ class TelegramPort:
     async def _show(self, ref: MessageRef, msg: Message, *, group: bool) -> MessageRef:
         """Edit ``ref`` into ``msg`` (one attempt; the caller holds the chat's turn), or post it again."""
         chat_id, message_id = int(ref.chat_id), int(ref.message_id)
-        kb = markup(msg.buttons)
+        kb = self._markup(msg, ref.chat_id)
         state = shows(msg)
         try:
             if msg.document is not None or (state == "text") != (ref.extra == "text") or not ref.extra:

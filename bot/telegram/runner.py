@@ -65,7 +65,9 @@ def make_port(settings: Settings, bot: Bot) -> TelegramPort:
         global_per_second=settings.telegram_global_per_second,
         window=settings.telegram_group_window,
     )
-    return TelegramPort(bot, flood)
+    port = TelegramPort(bot, flood)
+    port.webapp_name = settings.telegram_webapp_name
+    return port
 
 
 def make_dispatcher(app: Application, port: TelegramPort) -> Dispatcher:

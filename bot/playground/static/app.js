@@ -12,7 +12,8 @@ const UI = {
     start_title: "Start a game", game: "Game", seats: "Seats", players: "Players", you: "you",
     person: "a person (another tab)", computer: "computer", table_language: "Table language",
     conventions: "Conventions", start: "Open the table", commands: "Commands", group: "Group",
-    private: "Only you", send: "Send", type_command: "Type a command, e.g. /help",
+    private: "Only you", send: "Send", type_command: "Say something, or a command: /help",
+    new_room: "new room", tab_table: "Table", tab_start: "Start", your_turn: "Your turn",
     online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
     open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
     step_start: "start",
@@ -35,7 +36,8 @@ const UI = {
     start_title: "Начать игру", game: "Игра", seats: "Мест", players: "Игроки", you: "вы",
     person: "человек (другая вкладка)", computer: "компьютер", table_language: "Язык стола",
     conventions: "Правила стола", start: "Открыть стол", commands: "Команды", group: "Группа",
-    private: "Только вам", send: "Отправить", type_command: "Введите команду, например /help",
+    private: "Только вам", send: "Отправить", type_command: "Напишите что-нибудь или команду: /help",
+    new_room: "новая комната", tab_table: "Стол", tab_start: "Начать", your_turn: "Ваш ход",
     online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
     open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
     step_start: "начать",
@@ -58,7 +60,8 @@ const UI = {
     start_title: "Почати гру", game: "Гра", seats: "Місць", players: "Гравці", you: "ви",
     person: "людина (інша вкладка)", computer: "комп'ютер", table_language: "Мова столу",
     conventions: "Правила столу", start: "Відкрити стіл", commands: "Команди", group: "Група",
-    private: "Лише вам", send: "Надіслати", type_command: "Введіть команду, наприклад /help",
+    private: "Лише вам", send: "Надіслати", type_command: "Напишіть щось або команду: /help",
+    new_room: "нова кімната", tab_table: "Стіл", tab_start: "Почати", your_turn: "Ваш хід",
     online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
     open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
     step_start: "почати",
@@ -82,6 +85,7 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const state = {
   ws: null, me: null, room: null, lang: "en", req: 0, pending: new Map(), retry: 500,
   boxes: { group: new Map(), private: new Map() }, games: [], levels: [], waiters: new Map(),
+  table: null, tableKey: "", seenTables: new Set(), title: document.title,
 };
 
 function t(key, params = {}) {
@@ -96,7 +100,8 @@ function initialIdentity() {
   const params = new URLSearchParams(location.search);
   let name = params.get("name") || sessionStorage.getItem("pg-name");
   if (!name) name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
-  const room = (params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
+  const hashRoom = decodeURIComponent(location.hash.slice(1));
+  const room = (hashRoom || params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
   let lang = params.get("lang") || localStorage.getItem("pg-lang") || (navigator.language || "en").slice(0, 2);
   if (!UI[lang]) lang = "en";
   return { name, room, lang };
@@ -167,6 +172,8 @@ function receive(frame) {
       state.me = frame.user;
       state.room = frame.room;
       $("#room-title").textContent = `#${frame.room}`;
+      showRoom(frame.room);
+      openWebTable();
       $("#me-title").textContent = `— ${frame.user.name}`;
       for (const box of ["group", "private"]) {
         state.boxes[box] = new Map(frame[box].map((e) => [e.id, e]));
@@ -262,6 +269,7 @@ function renderEntry(box, entry) {
   li.dataset.version = entry.version;
   if (entry.kind === "said") {
     li.classList.add("said");
+    if (entry.talk) li.classList.add("talk");
     if (state.me && entry.user === state.me.name) li.classList.add("mine");
     const who = document.createElement("div");
     who.className = "author";
@@ -371,10 +379,82 @@ function showAlert(text) {
   if (!dialog.open) dialog.showModal();
 }
 
-// ---- commands ----------------------------------------------------------------------------------------------
+// ---- commands and table talk ---------------------------------------------------------------------------------
 function sendCommand(text, where = "group") {
   const req = nextReq();
   return send({ type: "command", req, where, text });
+}
+
+function sendLine(text, where) {
+  // in the group box plain text is table talk; a command starts with "/"
+  if (where === "group" && !text.startsWith("/")) return send({ type: "say", req: nextReq(), text });
+  return sendCommand(text, where);
+}
+
+// ---- the room in the address, the web table, the tabs of a narrow screen ------------------------------------
+function showRoom(room) {
+  const link = $("#room-link");
+  link.textContent = `#${room}`;
+  link.href = `${location.pathname}${location.search}#${room}`;
+  if (decodeURIComponent(location.hash.slice(1)) !== room) {
+    history.replaceState(null, "", `${location.pathname}${location.search}#${room}`);
+  }
+  sessionStorage.setItem("pg-room", room);
+}
+
+function enterRoom(room) {
+  $("#room").value = room;
+  sessionStorage.setItem("pg-room", room);
+  hello();
+}
+
+function newRoomName() {
+  const words = "abcdefghjkmnpqrstuvwxyz23456789";
+  let out = "";
+  for (let i = 0; i < 6; i += 1) out += words[Math.floor(Math.random() * words.length)];
+  return out;
+}
+
+function showTab(tab) {
+  document.body.dataset.tab = tab;
+  document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === tab));
+}
+
+async function playgroundSession() {
+  const res = await fetch("/app/api/session", {
+    method: "POST",
+    headers: { Authorization: "playground", "Content-Type": "application/json" },
+    body: JSON.stringify({ name: state.me.name, room: state.room, lang: state.lang }),
+  });
+  if (res.status === 404) return null; // this server has no web table
+  if (!res.ok) throw new Error(t("errors.bad_hello"));
+  return (await res.json()).session;
+}
+
+function openWebTable() {
+  if (!window.WebTable || !state.me) return;
+  const key = `${state.room}|${state.me.name}|${state.lang}`;
+  if (state.table && state.tableKey === key) return;
+  if (state.table) state.table.close();
+  state.tableKey = key;
+  state.table = new window.WebTable($("#webtable"), {
+    session: playgroundSession,
+    lang: state.lang,
+    onTable(frame) {
+      const has = Boolean(frame);
+      document.body.classList.toggle("has-table", has);
+      $("#webtable-pane").hidden = false;
+      $("#tabs [data-tab=table]").hidden = false;
+      if (has && !state.seenTables.has(`${state.room}:${frame.table}`)) {
+        state.seenTables.add(`${state.room}:${frame.table}`);
+        showTab("table");
+      }
+    },
+    onTurn(mine, title) {
+      document.title = mine ? `● ${t("your_turn")} · ${title}` : state.title;
+    },
+  });
+  state.table.connect();
 }
 
 function initComposers() {
@@ -385,7 +465,7 @@ function initComposers() {
       const input = form.elements.text;
       const text = input.value.trim();
       if (!text) return;
-      if (sendCommand(text, form.dataset.where)) input.value = "";
+      if (sendLine(text, form.dataset.where)) input.value = "";
     });
   });
   $("#chips").replaceChildren(...COMMANDS.map((c) => {
@@ -608,6 +688,16 @@ function init() {
     sendCommand(`/lang ${state.lang}`); // the room's texts follow, as after /lang in a chat
     sendCommand(`/lang ${state.lang}`, "private"); // and what the bot tells me privately
   });
+  $("#new-room").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    enterRoom(newRoomName());
+  });
+  window.addEventListener("hashchange", () => {
+    const room = decodeURIComponent(location.hash.slice(1)).toLowerCase();
+    if (room && room !== state.room) enterRoom(room);
+  });
+  document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  showTab("start");
   initComposers();
   initPanel();
   applyLanguage();

@@ -1,0 +1,81 @@
+"""The web table: a phone-first page that shows one table as its viewer sees it and plays by tapping the card or
+tile itself; the playground's table view and a Telegram Mini App (see ``docs/webapp.md``).
+
+It is a view over the same application: the server builds each viewer's frame from the seat's view
+(``bot.webapp.seatview``), and a tap sends the very payload a chat button carries to ``Application.press``.
+
+* ``install(web_app, app, ...)`` adds the routes (``bot.webapp.server``) to an aiohttp application and starts and
+  stops the hub with it (the playground's server does this);
+* ``serve(app, settings)`` runs the web table's own server on ``WEBAPP_HOST:WEBAPP_PORT`` (Telegram's Mini App).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.webapp.auth import Sessions
+from bot.webapp.hub import Hub
+from bot.webapp.server import WebTable, mount
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+__all__ = ["Hub", "WebTable", "install", "serve"]
+
+
+def install(
+    web_app: web.Application,
+    app: Any,
+    *,
+    bot_token: str | None = None,
+    trust_names: bool = False,
+    poll_interval: float = 1.0,
+    redis_url: str | None = None,
+) -> WebTable:
+    """Serve the web table from ``web_app`` over the application ``app``."""
+    secret = hashlib.sha256(bot_token.encode()).digest() if bot_token else secrets.token_bytes(32)
+    table = WebTable(
+        Hub(app, poll_interval=poll_interval, redis_url=redis_url),
+        Sessions(secret),
+        bot_token=bot_token,
+        trust_names=trust_names,
+    )
+    mount(web_app, table)
+
+    async def started(_: web.Application) -> None:
+        table.hub.start()
+
+    async def stopped(_: web.Application) -> None:
+        await table.hub.close()
+
+    web_app.on_startup.append(started)
+    web_app.on_cleanup.append(stopped)
+    return table
+
+
+async def serve(app: Any, settings: Settings) -> None:
+    """The web table's own server for the Mini App (``WEBAPP_URL`` set), until cancelled."""
+    web_app = web.Application(client_max_size=64 * 1024)
+    install(
+        web_app,
+        app,
+        bot_token=settings.telegram_bot_token,
+        poll_interval=settings.webapp_poll_interval if not settings.redis_url else 5.0,
+        redis_url=settings.redis_url,
+    )
+    runner = web.AppRunner(web_app, handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webapp_host, settings.webapp_port)
+    await site.start()
+    print(
+        f"web table: listening on {settings.webapp_host}:{settings.webapp_port} for {settings.webapp_url}", flush=True
+    )
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,209 @@
+"""The web table's HTTP side (aiohttp): the page, its files, pictures, the session endpoint and the WebSocket.
+
+Routes (``mount`` adds them to any aiohttp application: the playground's, or the web table's own server)::
+
+    GET  /app/                 the page (strict Content-Security-Policy)
+    GET  /app/static/<file>    its script and style
+    POST /app/api/session      Authorization: tma <initData>  → 200 {"session", "table"} or 401 {"error"}
+    GET  /app/ws               the page's socket: hello with the session, then taps; frames of the table out
+    GET  /app/pic/<token>      a picture of a frame (random tokens: a hand's address is known to its owner only)
+
+The playground (which believes the name a tab gives, on 127.0.0.1 only) also accepts
+``Authorization: playground`` with ``{"name", "room", "lang"}``: a session for that name watching the room's table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from bot.port import User
+from bot.storage import NotFound
+from bot.webapp.auth import BadInitData, Session, Sessions, table_of, telegram_user
+from bot.webapp.hub import Hub, Watcher, page_lang
+
+log = logging.getLogger(__name__)
+
+STATIC = resources.files("bot.webapp") / "static"
+STATIC_FILES = {"table.js": "text/javascript", "page.js": "text/javascript", "table.css": "text/css"}
+MAX_FRAME = 4096
+ROOM_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # a playground room, as bot.playground.protocol has it
+MAX_NAME = 32
+LANGUAGES = ("en", "ru", "uk")
+
+CSP = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self' https://telegram.org",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "media-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
+    ]
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
+class WebTable:
+    """What the routes need: the hub, the session signer, and how people prove who they are."""
+
+    def __init__(self, hub: Hub, sessions: Sessions, *, bot_token: str | None, trust_names: bool) -> None:
+        self.hub = hub
+        self.sessions = sessions
+        self.bot_token = bot_token
+        self.trust_names = trust_names
+
+
+WEBTABLE_KEY = web.AppKey("webtable", WebTable)
+
+
+def mount(web_app: web.Application, table: WebTable) -> None:
+    web_app[WEBTABLE_KEY] = table
+    web_app.router.add_get("/app", to_page)
+    web_app.router.add_get("/app/", page)
+    web_app.router.add_get("/app/static/{name}", static_file)
+    web_app.router.add_get("/app/pic/{token}", picture)
+    web_app.router.add_post("/app/api/session", session)
+    web_app.router.add_get("/app/ws", websocket)
+
+
+async def to_page(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/app/")
+
+
+async def page(request: web.Request) -> web.Response:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    return web.Response(text=html, content_type="text/html", headers=SECURITY_HEADERS)
+
+
+async def static_file(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    mime = STATIC_FILES.get(name)
+    if mime is None:
+        raise web.HTTPNotFound()
+    return web.Response(body=(STATIC / name).read_bytes(), content_type=mime, headers=SECURITY_HEADERS)
+
+
+async def picture(request: web.Request) -> web.Response:
+    data = await request.app[WEBTABLE_KEY].hub.pictures.data(request.match_info["token"])
+    if data is None:
+        raise web.HTTPNotFound()
+    headers = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"}
+    return web.Response(body=data, content_type="image/jpeg", headers=headers)
+
+
+def _refuse(code: str, status: int = 401) -> web.Response:
+    return web.json_response({"error": code}, status=status, headers={"Cache-Control": "no-store"})
+
+
+def _same_origin(request: web.Request) -> bool:
+    origin = request.headers.get("Origin")
+    return origin is None or urlsplit(origin).netloc == request.host
+
+
+async def session(request: web.Request) -> web.Response:
+    """``Authorization: tma <initData>`` → a session for that Telegram user and the table it was opened for."""
+    table: WebTable = request.app[WEBTABLE_KEY]
+    if not _same_origin(request):
+        return _refuse("cross_origin", 403)
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    try:
+        body = await request.json() if request.can_read_body else {}
+    except (ValueError, UnicodeDecodeError):
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    if scheme == "playground" and table.trust_names:
+        return _playground_session(table, body)
+    if scheme != "tma":
+        return _refuse("no_init_data")
+    if not table.bot_token:
+        return _refuse("telegram_off")
+    try:
+        launch = telegram_user(table.bot_token, credentials.strip())
+    except BadInitData as e:
+        return _refuse(e.code)
+    table_id = table_of(launch.start_param) or table_of(body.get("table"))
+    if table_id is None:
+        return _refuse("no_table", 400)
+    try:
+        await table.hub.app.storage.table(table_id)
+    except NotFound:
+        return _refuse("no_table", 404)
+    token = table.sessions.issue(Session(launch.user, (table_id,)))
+    return web.json_response({"session": token, "table": table_id}, headers={"Cache-Control": "no-store"})
+
+
+def _playground_session(table: WebTable, body: dict[str, Any]) -> web.Response:
+    name, room, lang = body.get("name"), body.get("room"), body.get("lang")
+    if not isinstance(name, str) or not isinstance(room, str):
+        return _refuse("bad_hello", 400)
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split())[:MAX_NAME]
+    if not name or not ROOM_RE.fullmatch(room):
+        return _refuse("bad_hello", 400)
+    lang = lang if lang in LANGUAGES else None
+    user = User("playground", name.casefold(), name, lang)  # the playground's own user (bot.playground.protocol)
+    token = table.sessions.issue(Session(user, (), room))
+    return web.json_response({"session": token, "room": room}, headers={"Cache-Control": "no-store"})
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    if not _same_origin(request):
+        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+    table: WebTable = request.app[WEBTABLE_KEY]
+    hub = table.hub
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
+    await ws.prepare(request)
+    watcher: Watcher | None = None
+    writer: asyncio.Task[None] | None = None
+    try:
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            try:
+                frame = json.loads(msg.data)
+            except ValueError:
+                frame = None
+            if not isinstance(frame, dict):
+                await ws.send_json({"type": "error", "code": "bad_request"})
+                continue
+            req = frame.get("req") if isinstance(frame.get("req"), int) else None
+            if watcher is None:
+                found = table.sessions.check(frame.get("session")) if frame.get("type") == "hello" else None
+                if found is None:
+                    await ws.send_json({"type": "error", "code": "no_session", "req": req})
+                    await ws.close()
+                    break
+                watcher = Watcher(ws, found, page_lang(found))
+                writer = asyncio.create_task(watcher.write_loop())
+                hub.add(watcher)
+                watcher.send({"type": "hello", "user": {"name": found.user.name}, "lang": watcher.lang})
+                await hub.refresh(watcher, force=True)
+            elif frame.get("type") == "press":
+                await hub.press(watcher, frame.get("payload"), req)
+            else:
+                watcher.send({"type": "error", "code": "bad_request", "req": req})
+    finally:
+        if watcher is not None:
+            hub.remove(watcher)
+            watcher.queue.put_nowait(None)
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+    return ws

@@ -1,0 +1,388 @@
+// The web table: one table as its viewer sees it, played by tapping the card or tile itself.
+// The server sends frames built from the seat's view (pictures, the rectangle of every card or tile, the legal
+// actions with their payloads and labels, why a card cannot be played); this file only shows them and sends the
+// payload of the action tapped. No game rule lives here. Plain ES2020, no build step; used by the Mini App page
+// (page.js) and by the playground page.
+"use strict";
+
+const WT_TEXT = {
+  en: {
+    cancel: "Cancel", close: "Continue", connecting: "connecting…", offline: "offline, reconnecting…",
+    waiting: "No game is being played here yet.", spectator: "You are watching: no hand, no choices.",
+    your_turn: "Your turn", sound_on: "Sound on", sound_off: "Sound off", round_over: "Round over",
+    game_over: "Game over", choose: "Choose:", bid: "Bid", session_lost: "This page has lost its session: open the table again.",
+  },
+  ru: {
+    cancel: "Отмена", close: "Дальше", connecting: "подключаемся…", offline: "нет связи, переподключаемся…",
+    waiting: "Здесь пока не играют.", spectator: "Вы смотрите: без руки и без ходов.",
+    your_turn: "Ваш ход", sound_on: "Звук включён", sound_off: "Звук выключен", round_over: "Кон сыгран",
+    game_over: "Игра окончена", choose: "Выберите:", bid: "Заказать", session_lost: "Страница потеряла сессию: откройте стол ещё раз.",
+  },
+  uk: {
+    cancel: "Скасувати", close: "Далі", connecting: "підключаємося…", offline: "немає зв'язку, перепідключаємося…",
+    waiting: "Тут поки не грають.", spectator: "Ви дивитеся: без руки й без ходів.",
+    your_turn: "Ваш хід", sound_on: "Звук увімкнено", sound_off: "Звук вимкнено", round_over: "Кон зіграно",
+    game_over: "Гру закінчено", choose: "Оберіть:", bid: "Замовити", session_lost: "Сторінка втратила сесію: відкрийте стіл ще раз.",
+  },
+};
+
+const STEPPER_FROM = 7; // more values than this: a stepper instead of a row of buttons
+
+function wtEl(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+class WebTable {
+  // root: an element to fill; opts.session(): a promise of a session token; opts.lang; opts.onTurn(bool, title)
+  constructor(root, opts) {
+    this.root = root;
+    this.opts = opts;
+    this.lang = opts.lang || "en";
+    this.frame = null;
+    this.req = 0;
+    this.pending = new Map();
+    this.sheetRound = null;
+    this.choosing = null; // the hand item whose several actions are offered
+    this.sound = localStorage.getItem("wt-sound") === "on";
+    this.build();
+  }
+
+  t(key) { return (WT_TEXT[this.lang] || WT_TEXT.en)[key] || WT_TEXT.en[key] || key; }
+
+  build() {
+    const r = this.root;
+    r.classList.add("wt");
+    r.innerHTML = "";
+    this.head = wtEl("div", "wt-head");
+    this.titleEl = wtEl("span", "wt-title");
+    this.statusEl = wtEl("span", "wt-status");
+    this.soundBtn = wtEl("button", "wt-sound");
+    this.soundBtn.type = "button";
+    this.soundBtn.addEventListener("click", () => this.toggleSound());
+    this.head.append(this.titleEl, this.statusEl, this.soundBtn);
+    this.tableBox = wtEl("div", "wt-table");
+    this.tablePic = wtEl("img", "wt-pic");
+    this.tablePic.alt = "";
+    this.tableBox.append(this.tablePic);
+    this.linesEl = wtEl("div", "wt-lines");
+    this.promptEl = wtEl("div", "wt-prompt");
+    this.choicesEl = wtEl("div", "wt-choices");
+    this.handBox = wtEl("div", "wt-hand");
+    this.handInner = wtEl("div", "wt-hand-inner");
+    this.handPic = wtEl("img", "wt-hand-pic");
+    this.handPic.alt = "";
+    this.hitsEl = wtEl("div", "wt-hits");
+    this.handInner.append(this.handPic, this.hitsEl);
+    this.handBox.append(this.handInner);
+    this.handPic.addEventListener("load", () => this.placeHits());
+    this.emptyEl = wtEl("div", "wt-empty", this.t("connecting"));
+    this.sheetEl = wtEl("div", "wt-sheet");
+    this.sheetEl.hidden = true;
+    this.toastEl = wtEl("div", "wt-toast");
+    this.toastEl.setAttribute("role", "status");
+    r.append(this.head, this.emptyEl, this.tableBox, this.linesEl, this.promptEl, this.choicesEl, this.handBox,
+      this.sheetEl, this.toastEl);
+    this.showSound();
+    this.setVisible(false);
+  }
+
+  setVisible(on) {
+    for (const e of [this.tableBox, this.linesEl, this.promptEl, this.choicesEl, this.handBox]) e.hidden = !on;
+    this.emptyEl.hidden = on;
+  }
+
+  // ---- the socket ----------------------------------------------------------------------------------------
+  async connect() {
+    this.closed = false;
+    let token;
+    try {
+      token = await this.opts.session();
+    } catch (e) {
+      this.emptyEl.textContent = String(e.message || e);
+      return;
+    }
+    if (!token || this.closed) return; // closed while the session was asked for: no socket
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/app/ws`);
+    this.ws = ws;
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", session: token })));
+    if (this.opts.onTable) this.opts.onTable(this.frame);
+    ws.addEventListener("message", (ev) => this.receive(JSON.parse(ev.data)));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.closed) return;
+      this.root.dataset.online = "no";
+      this.statusEl.textContent = this.t("offline");
+      setTimeout(() => { if (this.ws === ws && !this.closed) this.connect(); }, 1000);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  receive(frame) {
+    if (frame.type === "hello") {
+      this.root.dataset.online = "yes";
+      if (frame.lang && WT_TEXT[frame.lang]) this.lang = frame.lang;
+      this.emptyEl.textContent = this.t("waiting");
+    } else if (frame.type === "table") {
+      this.show(frame);
+    } else if (frame.type === "none") {
+      this.frame = null;
+      this.root.dataset.table = "";
+      this.titleEl.textContent = "";
+      this.statusEl.textContent = "";
+      this.emptyEl.textContent = this.t("waiting");
+      this.setVisible(false);
+      this.turn(false);
+      if (this.opts.onTable) this.opts.onTable(null);
+    } else if (frame.type === "answer") {
+      this.settle(frame.req);
+      if (frame.text) this.toast(frame.text, frame.alert);
+    } else if (frame.type === "error") {
+      this.settle(frame.req);
+      if (frame.code === "no_session") {
+        this.closed = true;
+        this.emptyEl.textContent = this.t("session_lost");
+        this.setVisible(false);
+      }
+    }
+  }
+
+  settle(req) {
+    const el = this.pending.get(req);
+    if (el) el.classList.remove("pending");
+    this.pending.delete(req);
+    this.root.classList.toggle("busy", this.pending.size > 0);
+  }
+
+  press(payload, el) {
+    const req = ++this.req;
+    if (!this.send({ type: "press", payload, req })) return;
+    if (el) {
+      el.classList.add("pending");
+      this.pending.set(req, el);
+    } else {
+      this.pending.set(req, this.root);
+    }
+    this.root.classList.add("busy");
+  }
+
+  // ---- drawing a frame -----------------------------------------------------------------------------------
+  show(f) {
+    const fresh = !this.frame || this.frame.table !== f.table;
+    this.frame = f;
+    this.choosing = null;
+    this.setVisible(true);
+    this.root.dataset.table = String(f.table);
+    this.root.dataset.version = String(f.version);
+    this.root.dataset.seat = f.seat === null ? "" : String(f.seat);
+    this.root.dataset.finished = f.finished ? "yes" : "no";
+    this.root.dataset.turn = f.your_turn ? "mine" : "";
+    this.titleEl.textContent = f.title;
+    this.statusEl.textContent = f.status;
+    if (this.tablePic.getAttribute("src") !== f.picture) this.tablePic.src = f.picture;
+    this.linesEl.textContent = f.lines.join("\n");
+    this.promptEl.textContent = f.seat === null ? this.t("spectator") : f.prompt;
+    this.promptEl.classList.toggle("mine", f.your_turn);
+    this.drawHand();
+    this.drawChoices();
+    this.drawSheet(fresh);
+    this.turn(f.your_turn);
+    if (this.opts.onTable) this.opts.onTable(f);
+  }
+
+  drawHand() {
+    const f = this.frame;
+    const hand = f.hand;
+    this.handBox.hidden = !hand;
+    this.hitsEl.innerHTML = "";
+    if (!hand) {
+      this.handPic.removeAttribute("src");
+      return;
+    }
+    if (this.handPic.getAttribute("src") !== hand.picture) this.handPic.src = hand.picture;
+    for (const item of hand.items) {
+      const b = wtEl("button", "wt-hit");
+      b.type = "button";
+      b.dataset.key = item.key;
+      b.dataset.box = item.box.join(",");
+      b.setAttribute("aria-label", item.key);
+      if (item.actions.length) b.classList.add("playable");
+      b.addEventListener("click", () => this.tap(item, b));
+      this.hitsEl.append(b);
+    }
+    this.placeHits();
+  }
+
+  placeHits() {
+    const w = this.handPic.naturalWidth, h = this.handPic.naturalHeight;
+    if (!w || !h) return;
+    for (const b of this.hitsEl.children) {
+      const [x0, y0, x1, y1] = b.dataset.box.split(",").map(Number);
+      b.style.left = `${(100 * x0) / w}%`;
+      b.style.top = `${(100 * y0) / h}%`;
+      b.style.width = `${(100 * (x1 - x0)) / w}%`;
+      b.style.height = `${(100 * (y1 - y0)) / h}%`;
+    }
+  }
+
+  tap(item, el) {
+    if (!item.actions.length) {
+      this.toast(item.why || "", false, true);
+      el.classList.remove("refused");
+      void el.offsetWidth; // restart the shake
+      el.classList.add("refused");
+      return;
+    }
+    if (item.actions.length === 1) {
+      this.press(this.frame.actions[item.actions[0]].payload, el);
+      return;
+    }
+    this.choosing = item;
+    this.drawChoices();
+  }
+
+  button(action) {
+    const b = wtEl("button", "wt-choice " + (action.style || ""), action.label);
+    b.type = "button";
+    b.dataset.payload = action.payload;
+    b.addEventListener("click", () => this.press(action.payload, b));
+    return b;
+  }
+
+  drawChoices() {
+    const f = this.frame;
+    const box = this.choicesEl;
+    box.innerHTML = "";
+    if (this.choosing) {
+      const row = wtEl("div", "wt-row");
+      row.append(wtEl("span", "wt-ask", this.t("choose")));
+      for (const i of this.choosing.actions) row.append(this.button(f.actions[i]));
+      const cancel = wtEl("button", "wt-choice", this.t("cancel"));
+      cancel.type = "button";
+      cancel.addEventListener("click", () => { this.choosing = null; this.drawChoices(); });
+      row.append(cancel);
+      box.append(row);
+      return;
+    }
+    const free = f.actions.filter((a) => a.key === null);
+    const values = free.filter((a) => a.value !== null);
+    const others = free.filter((a) => a.value === null);
+    if (values.length > STEPPER_FROM) {
+      box.append(this.stepper(values));
+    } else if (values.length) {
+      const row = wtEl("div", "wt-row");
+      for (const a of values) row.append(this.button(a));
+      box.append(row);
+    }
+    if (others.length) {
+      const row = wtEl("div", "wt-row");
+      for (const a of others) row.append(this.button(a));
+      box.append(row);
+    }
+  }
+
+  stepper(values) {
+    // many values (bids): one of the server's values at a time, the lowest first
+    const row = wtEl("div", "wt-row wt-stepper");
+    let i = 0;
+    const minus = wtEl("button", "wt-choice wt-step", "−");
+    const plus = wtEl("button", "wt-choice wt-step", "+");
+    const go = wtEl("button", "wt-choice primary");
+    minus.type = plus.type = go.type = "button";
+    const update = () => {
+      go.textContent = values[i].label;
+      go.dataset.payload = values[i].payload;
+      minus.disabled = i === 0;
+      plus.disabled = i === values.length - 1;
+    };
+    minus.addEventListener("click", () => { i = Math.max(0, i - 1); update(); });
+    plus.addEventListener("click", () => { i = Math.min(values.length - 1, i + 1); update(); });
+    go.addEventListener("click", () => this.press(values[i].payload, go));
+    update();
+    row.append(minus, go, plus);
+    return row;
+  }
+
+  drawSheet(fresh) {
+    const f = this.frame;
+    const round = f.sheet ? f.sheet.round : 0;
+    const show = f.sheet && ((this.sheetRound !== null && round > this.sheetRound && !fresh) || (f.finished && fresh));
+    if (show || (f.finished && this.sheetRound !== null && !this.sheetShownFinished && f.sheet)) {
+      this.sheetShownFinished = f.finished;
+      this.sheetEl.innerHTML = "";
+      const card = wtEl("div", "wt-sheet-card");
+      card.append(wtEl("h2", "", f.finished ? this.t("game_over") : this.t("round_over")));
+      const img = wtEl("img", "wt-sheet-pic");
+      img.src = f.sheet.picture;
+      img.alt = "";
+      card.append(img);
+      if (f.result) card.append(wtEl("p", "wt-result", f.result));
+      const ok = wtEl("button", "wt-choice primary wt-dismiss", this.t("close"));
+      ok.type = "button";
+      ok.addEventListener("click", () => { this.sheetEl.hidden = true; });
+      card.append(ok);
+      this.sheetEl.append(card);
+      this.sheetEl.hidden = false;
+    }
+    this.sheetRound = round;
+  }
+
+  // ---- notices, turn, sound ------------------------------------------------------------------------------
+  toast(text, alert = false, why = false) {
+    if (!text) return;
+    const e = wtEl("div", "wt-note" + (alert ? " alert" : "") + (why ? " why" : ""), text);
+    this.toastEl.append(e);
+    setTimeout(() => e.remove(), alert ? 5000 : 3000);
+  }
+
+  turn(mine) {
+    const f = this.frame;
+    if (this.opts.onTurn) this.opts.onTurn(mine, f ? f.title : "");
+    if (mine && !this.wasMine && this.sound) this.beep();
+    this.wasMine = mine;
+  }
+
+  toggleSound() {
+    this.sound = !this.sound;
+    localStorage.setItem("wt-sound", this.sound ? "on" : "off");
+    this.showSound();
+    if (this.sound) this.beep();
+  }
+
+  showSound() {
+    this.soundBtn.textContent = this.sound ? "♪ ✓" : "♪ ✕";
+    this.soundBtn.title = this.sound ? this.t("sound_on") : this.t("sound_off");
+    this.soundBtn.setAttribute("aria-pressed", this.sound ? "true" : "false");
+  }
+
+  beep() {
+    try {
+      const ctx = this.audio || (this.audio = new AudioContext());
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.08, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.25);
+    } catch (e) {
+      /* no sound where the browser allows none */
+    }
+  }
+}
+
+window.WebTable = WebTable;

@@ -1,0 +1,265 @@
+"""The web table's server through real HTTP and WebSockets on 127.0.0.1 over the real application: Telegram's
+initData check, sessions, what each socket receives (a hand only on its owner's), presses checked like chat
+buttons, the page's headers, and a move stored by another worker reaching an open page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.app import create_application
+from bot.port import Chat, Press
+from bot.webapp.auth import Session, Sessions, telegram_user
+from core.base import Action
+from renderers.hand import hand_boxes, hand_image
+from testkit.positions import find
+from tests.webapp_support import (
+    TOKEN,
+    init_data,
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_webapp,
+    session_for,
+    settings_for,
+)
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+ANNA = {"id": 4242, "first_name": "Anna", "last_name": "K", "language_code": "ru", "username": "anna"}
+
+
+@pytest.fixture
+async def site(tmp_path: Path):
+    app = await new_app(tmp_path)
+    s = await serve_webapp(app, poll_interval=0.05)
+    yield s
+    await s.close()
+    await app.close()
+
+
+async def post_session(url: str, authorization: str | None, body: dict | None = None) -> tuple[int, dict]:
+    headers = {} if authorization is None else {"Authorization": authorization}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(url + "/app/api/session", headers=headers, json=body or {}) as res,
+    ):
+        return res.status, await res.json()
+
+
+async def test_a_valid_init_data_opens_the_table_it_names_and_anything_else_is_refused(site):
+    rec = await open_game(site.app, "den", person("Boris"), "kozel", 2)
+    good = init_data(ANNA, start_param=f"t{rec.id}")
+    status, body = await post_session(site.url, "tma " + good)
+    assert status == 200 and body["table"] == rec.id
+    async with aiohttp.ClientSession() as http:
+        page = await open_page(http, site.url, body["session"])
+        frame = await page.wait(lambda f: f.get("type") == "table")
+        assert frame["table"] == rec.id and frame["seat"] is None and frame["hand"] is None and frame["actions"] == []
+        await page.close()
+    # the same person as in the chat: platform telegram, the Telegram id as a string, the name and language
+    launch = telegram_user(TOKEN, good)
+    assert (launch.user.platform, launch.user.id, launch.user.name, launch.user.language) == (
+        "telegram",
+        "4242",
+        "Anna K",
+        "ru",
+    )
+    # the table may also come from the page's address (a web_app button opens /app/?t=<table>)
+    status, body = await post_session(site.url, "tma " + init_data(ANNA), {"table": f"t{rec.id}"})
+    assert status == 200 and body["table"] == rec.id
+
+    tampered = good.replace("Anna", "Mallory")
+    two_days_old = init_data(ANNA, auth_date=int(time.time()) - 2 * 24 * 3600, start_param=f"t{rec.id}")
+    foreign = init_data(ANNA, token="654321:ANOTHER-bot-token", start_param=f"t{rec.id}")
+    refused = {
+        "tampered user": ("tma " + tampered, "bad_signature"),
+        "another bot's token": ("tma " + foreign, "bad_signature"),
+        "two days old": ("tma " + two_days_old, "expired"),
+        "garbage": ("tma %%%=&&==;;", "bad_signature"),
+        "empty": ("tma ", "empty"),
+        "no header": (None, "no_init_data"),
+        "another scheme": ("Bearer " + good, "no_init_data"),
+    }
+    for case, (header, code) in refused.items():
+        status, body = await post_session(site.url, header)
+        assert (status, body) == (401, {"error": code}), case
+    assert await site.app.storage.user("telegram", "4242", "Anna K") is not None  # (created only now, by this line)
+
+
+async def test_a_forged_or_missing_session_opens_nothing(site):
+    await open_game(site.app, "den", person("Boris"), "kozel", 2)
+    forged = Sessions(b"not the server's secret").issue(Session(person("Boris"), (), "den"))
+    async with aiohttp.ClientSession() as http:
+        for hello in ({"type": "hello", "session": forged}, {"type": "hello"}, {"type": "press", "payload": "a.1.1.x"}):
+            ws = await http.ws_connect(site.url + "/app/ws")
+            await ws.send_json(hello)
+            first = await ws.receive_json()
+            assert first["type"] == "error" and first["code"] == "no_session"
+            closing = await ws.receive()
+            assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            await ws.close()
+
+
+async def test_each_socket_gets_only_its_own_hand_and_a_spectator_none(site):
+    anna, boris = person("Anna"), person("Boris")
+    rec = await open_game(site.app, "den", anna, "thousand", 3, people=(boris,))
+    async with aiohttp.ClientSession() as http:
+        pages = {
+            name: await open_page(http, site.url, await session_for(http, site.url, name, "den"))
+            for name in ("Anna", "Boris", "Chen")
+        }
+        # play a few moves from the pages so that several frames reach every socket
+        for _ in range(4):
+            for name in ("Anna", "Boris"):
+                frame = await pages[name].wait(lambda f: f.get("type") == "table")
+                frame = pages[name].last_table()
+                if frame["your_turn"]:
+                    passes = [a for a in frame["actions"] if a["type"] == "pass"] or frame["actions"]
+                    answer = await pages[name].press(passes[0]["payload"])
+                    assert answer["type"] == "answer"
+                    await site.app.idle()
+        await asyncio.sleep(0.2)
+        state = (await site.app.live(await site.app.storage.table(rec.id))).state
+        seats = {"Anna": 0, "Boris": 1}
+        hands: dict[str, dict[int, set[str]]] = {}
+        for name, page in pages.items():
+            frames = page.tables()
+            assert frames, name
+            for f in frames:
+                if name == "Chen":
+                    assert f["seat"] is None and f["hand"] is None and f["actions"] == []
+                    assert all("hand" not in i for i in f.get("actions", []))
+                    continue
+                assert f["seat"] == seats[name]
+                hands.setdefault(name, {})[f["version"]] = {i["key"] for i in f["hand"]["items"]}
+            if name != "Chen":  # the newest frame shows the seat's own hand as the game holds it
+                assert hands[name][max(hands[name])] == set(state.view(seats[name])["hand"])
+        for version in set(hands["Anna"]) & set(hands["Boris"]):  # never one card in both players' frames
+            assert not hands["Anna"][version] & hands["Boris"][version]
+        for name in seats:  # not one picture address of another player's hand
+            raw = json.dumps(pages[name].frames)
+            for other in [n for n in seats if n != name]:
+                for f in pages[other].tables():
+                    assert f["hand"]["picture"] not in raw
+        for page in pages.values():
+            await page.close()
+
+
+async def test_a_press_from_a_page_is_checked_like_a_chat_button(site):
+    anna, boris = person("Anna"), person("Boris")
+    rec = await open_game(site.app, "den", anna, "kozel", 2, people=(boris,))
+    async with aiohttp.ClientSession() as http:
+        a = await open_page(http, site.url, await session_for(http, site.url, "Anna", "den"))
+        b = await open_page(http, site.url, await session_for(http, site.url, "Boris", "den"))
+        chen = await open_page(http, site.url, await session_for(http, site.url, "Chen", "den"))
+        fa = await a.wait(lambda f: f.get("type") == "table")
+        await b.wait(lambda f: f.get("type") == "table")
+        mover, waiter = (a, b) if fa["your_turn"] else (b, a)
+        frame = mover.last_table()
+        version = frame["version"]
+        legal = frame["actions"][0]["payload"]
+
+        # a spectator pressing the player's own payload, a player out of turn, a stale version, a move of
+        # another table, a malformed payload: a notice (or a refusal) each, and the table does not move
+        assert (await chen.press(legal))["text"] == "You are not playing at this table."
+        assert (await waiter.press(legal))["text"] in ("It is not your turn.", "That move is not allowed now.")
+        code = legal.split(".", 3)[3]
+        stale = f"a.{rec.id}.{version + 7}.{code}"  # not the version the table is at
+        got = await mover.press(stale)
+        assert got.get("text") == "This button is out of date: the game has moved on.", (got, stale, legal)
+        other = f"a.{rec.id + 1}.{version}.{code}"
+        assert (await mover.press(other)) == {"type": "error", "code": "bad_button", "req": mover.req}
+        assert (await mover.press("a.x.y"))["code"] == "bad_button"
+        tile = frame["hand"]["items"][0]["key"]
+        forged = f"a.{rec.id}.{version}.{Action(frame['seat'], 'play', tile='6-6', end='left').code()}"
+        if tile != "6-6":
+            assert (await mover.press(forged))["text"] == "That move is not allowed now."
+        assert (await site.app.storage.table(rec.id)).version == version
+
+        answer = await mover.press(legal)
+        assert answer["type"] == "answer" and answer["text"] is None
+        for page in (a, b, chen):
+            await page.wait(lambda f: f.get("type") == "table" and f["version"] > version)
+        for page in (a, b, chen):
+            await page.close()
+
+
+async def test_the_page_has_a_strict_content_security_policy_and_refuses_other_sites(site):
+    async with aiohttp.ClientSession() as http:
+        async with http.get(site.url + "/app/") as res:
+            assert res.status == 200 and "text/html" in res.headers["Content-Type"]
+            csp = res.headers["Content-Security-Policy"]
+            assert "default-src 'none'" in csp and "script-src 'self' https://telegram.org" in csp
+            assert "'unsafe-inline'" not in csp
+        async with http.get(site.url + "/app/static/table.js") as res:
+            assert res.status == 200 and "javascript" in res.headers["Content-Type"]
+        async with http.get(site.url + "/app/static/../auth.py") as res:
+            assert res.status == 404
+        async with http.get(site.url + "/app/pic/not-a-token") as res:
+            assert res.status == 404
+        with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+            await http.ws_connect(site.url + "/app/ws", headers={"Origin": "https://evil.example"})
+        assert e.value.status == 403
+        async with http.post(
+            site.url + "/app/api/session", headers={"Authorization": "playground", "Origin": "https://evil.example"}
+        ) as res:
+            assert res.status == 403
+
+
+@pytest.mark.parametrize("how", ["polling the database", "Redis pub/sub"])
+async def test_a_move_stored_by_another_worker_reaches_an_open_page(tmp_path: Path, how: str):
+    first = await new_app(tmp_path)
+    second = await create_application(settings_for(tmp_path))
+    # with Redis the poll is too slow to be what delivers the move within the wait below
+    poll, redis_url = (0.05, None) if how.startswith("polling") else (3600.0, REDIS_URL)
+    site = await serve_webapp(first, poll_interval=poll, redis_url=redis_url)
+    other = await serve_webapp(second, poll_interval=poll, redis_url=redis_url)
+    await asyncio.sleep(0.2)  # both workers subscribed
+    try:
+        anna = person("Anna")
+        rec = await open_game(first, "den", anna, "kozel", 2, people=(person("Boris"),))
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, site.url, await session_for(http, site.url, "Chen", "den"))
+            frame = await page.wait(lambda f: f.get("type") == "table")
+            fresh = await second.storage.table(rec.id)
+            live = await second.live(fresh)
+            seat = live.state.to_act
+            user = fresh.seats[seat].user
+            action = live.state.legal_actions(seat)[0]
+            payload = f"a.{rec.id}.{fresh.version}.{action.code()}"
+            await second.press(Press(second.ctx.user_value(user), Chat("playground", "den", title="den"), payload))
+            moved = await page.wait(lambda f: f.get("type") == "table" and f["version"] > frame["version"])
+            assert moved["version"] == fresh.version + 1
+            await page.close()
+    finally:
+        await other.close()
+        await site.close()
+        await second.close()
+        await first.close()
+
+
+@pytest.mark.parametrize(
+    "game,players,moment", [("thousand", 3, "play"), ("kozel", 2, "start"), ("deberts", 2, "play")]
+)
+def test_the_rectangles_of_the_hand_are_the_cards_in_the_hand_picture(game, players, moment):
+    state = find(game, players, only=(moment,))[moment]
+    view = state.view(state.to_act)
+    picture = hand_image(view)
+    boxes = hand_boxes(view)
+    assert len(boxes) == len(view["hand"])
+    lefts = [b[0] for _, b in boxes]
+    assert lefts == sorted(lefts)
+    for (_, (x0, y0, x1, y1)), (_, nxt) in zip(boxes, boxes[1:] + [(None, (10**6, 0, 0, 0))]):
+        assert 0 <= x0 < x1 <= picture.width and 0 <= y0 < y1 <= picture.height
+        assert x1 <= nxt[0]  # a card's visible part ends where the next begins
+    # the middle of every box is a card or tile, not the felt around it
+    felt = picture.getpixel((2, 2))
+    for _, (x0, y0, x1, y1) in boxes:
+        assert picture.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) != felt

@@ -1,0 +1,180 @@
+"""The web table's tests: the real application over a temporary SQLite file, its pages served on 127.0.0.1,
+games opened through the application's own commands and lobby buttons, and a small WebSocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import web
+
+from bot.app import Application, create_application
+from bot.config import Settings
+from bot.playground import PlaygroundPort
+from bot.port import Chat, Command, Press, User
+from bot.storage import TableRec
+from bot.webapp import install
+
+TOKEN = "123456:AAE-webapp-test-token"
+
+
+def settings_for(tmp_path: Path, **extra: Any) -> Settings:
+    return Settings(
+        _env_file=None,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}",
+        data_dir=tmp_path,
+        computer_pause=0,
+        tick_interval=0,
+        **extra,
+    )
+
+
+@dataclass
+class Site:
+    app: Application
+    port: PlaygroundPort
+    url: str
+    runner: web.AppRunner
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+        await self.port.close()
+
+
+async def serve_webapp(app: Application, *, poll_interval: float = 1.0, redis_url: str | None = None) -> Site:
+    """The application with a playground port, and the web table served on a free port of 127.0.0.1."""
+    port = PlaygroundPort(edit_interval=0.01)
+    app.attach(port)
+    web_app = web.Application()
+    install(web_app, app, bot_token=TOKEN, trust_names=True, poll_interval=poll_interval, redis_url=redis_url)
+    runner = web.AppRunner(web_app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return Site(app, port, f"http://127.0.0.1:{runner.addresses[0][1]}", runner)
+
+
+async def new_app(tmp_path: Path) -> Application:
+    app = await create_application(settings_for(tmp_path))
+    await app.start()
+    return app
+
+
+def person(name: str, lang: str = "en") -> User:
+    return User("playground", name.casefold(), name, lang)
+
+
+async def open_game(
+    app: Application, room: str, host: User, game: str, seats: int, *, people: tuple[User, ...] = (), level="easy"
+) -> TableRec:
+    """A table opened with the application's own command and lobby buttons: the host, ``people``, then
+    computers of ``level`` in the seats left, and started."""
+    chat = Chat("playground", room, title=room)
+    port = app.ports["playground"]
+    for user in (host, *people):  # reachable privately, as after a tab of theirs said hello
+        port.users[user.id] = user  # type: ignore[attr-defined]
+    await app.command(Command(host, chat, "new", f"{game} {seats}"))
+    chat_rec = await app.people.chat_rec(chat)
+    rec = await app.storage.open_table(chat_rec.id)
+    assert rec is not None
+    for user in people:
+        await app.press(Press(user, chat, f"j.{rec.id}"))
+    for _ in range(seats - 1 - len(people)):
+        rec = await app.storage.table(rec.id)
+        await app.press(Press(host, chat, f"c.{rec.id}.{rec.lobby_rev}.{level}"))
+    await app.press(Press(host, chat, f"s.{rec.id}"))
+    await app.idle()
+    return await app.storage.table(rec.id)
+
+
+def init_data(
+    user: dict[str, Any], *, token: str = TOKEN, auth_date: int | None = None, start_param: str | None = None
+) -> str:
+    """``initData`` as Telegram signs it (core.telegram.org/bots/webapps#validating-data-received-via-the-mini-app)."""
+    fields = {
+        "auth_date": str(int(time.time()) if auth_date is None else auth_date),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+    }
+    fields["user"] = json.dumps(user, separators=(",", ":"), ensure_ascii=False)
+    if start_param is not None:
+        fields["start_param"] = start_param
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields)
+
+
+@dataclass
+class Page:
+    """One page's socket: every frame it received, in order."""
+
+    ws: aiohttp.ClientWebSocketResponse
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    req: int = 0
+    _task: asyncio.Task[None] | None = None
+    _new: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                self.frames.append(json.loads(msg.data))
+                self._new.set()
+
+    async def wait(self, test, timeout: float = 10.0) -> dict[str, Any]:
+        """The first frame (old or new) that passes ``test``."""
+        async with asyncio.timeout(timeout):
+            seen = 0
+            while True:
+                for f in self.frames[seen:]:
+                    if test(f):
+                        return f
+                seen = len(self.frames)
+                self._new.clear()
+                await self._new.wait()
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "table"]
+
+    def last_table(self) -> dict[str, Any]:
+        return self.tables()[-1]
+
+    async def press(self, payload: str) -> dict[str, Any]:
+        self.req += 1
+        req = self.req
+        await self.ws.send_json({"type": "press", "payload": payload, "req": req})
+        return await self.wait(lambda f: f.get("req") == req and f.get("type") in ("answer", "error"))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self._task is not None:
+            await self._task
+
+
+async def session_for(http: aiohttp.ClientSession, url: str, name: str, room: str, lang: str = "en") -> str:
+    async with http.post(
+        url + "/app/api/session",
+        headers={"Authorization": "playground"},
+        json={"name": name, "room": room, "lang": lang},
+    ) as res:
+        assert res.status == 200, await res.text()
+        return (await res.json())["session"]
+
+
+async def open_page(http: aiohttp.ClientSession, url: str, session: str) -> Page:
+    ws = await http.ws_connect(url + "/app/ws")
+    await ws.send_json({"type": "hello", "session": session})
+    page = Page(ws)
+    page.start()
+    await page.wait(lambda f: f.get("type") == "hello")
+    return page
