@@ -76,8 +76,8 @@ async def test_a_round_end_shows_the_result_before_the_next_deal(tmp_path, lang)
         assert ("edit_public", first.id) in after
         assert [c for c in after if c[0] == "send_public"] == [("send_public", world.table_message().id)]
         first_hand = after.index(next(c for c in after if c[0] in ("edit_private", "send_private")))
-        assert first_hand < after.index(("edit_public", first.id)) < after.index(
-            ("send_public", world.table_message().id)
+        assert (
+            first_hand < after.index(("edit_public", first.id)) < after.index(("send_public", world.table_message().id))
         )
         assert first.message.image_name == "sheet.jpg" and not first.buttons()
         table = world.table_message()
