@@ -126,6 +126,7 @@ async def test_start_panel_types_the_commands_and_presses_the_lobby_buttons(site
 
 
 async def test_the_page_reconnects_after_a_restart_and_shows_the_new_server(page: Page):
+    """After a restart the server's room is empty: the page reconnects and asks for the table (``table``) once."""
     app = StandIn()
     port = PlaygroundPort(edit_interval=0.02)
     app.attach(port)
@@ -146,7 +147,11 @@ async def test_the_page_reconnects_after_a_restart_and_shows_the_new_server(page
     runner, _ = await start_site(again, port, "127.0.0.1", number)
     try:
         await expect(page.locator("#status")).to_have_text("connected", timeout=15000)
-        await expect(page.locator("[data-box=group] li")).to_have_count(0)  # the new server's (empty) room
+        # the new server's room is empty: the page asks for its table and hand again (issue 26 finding 10)
+        await expect(page.locator("[data-box=group] li.bot .text")).to_have_text(["/table"])
+        asked = [c for c in again.commands if c.name == "table"]
+        assert len(asked) == 1 and asked[0].chat is not None and asked[0].chat.id == "kitchen"
+        assert asked[0].user.id == "anna"
         await page.locator("[data-box=private] input").fill("/me")
         await page.locator("[data-box=private] input").press("Enter")
         await expect(page.locator("[data-box=private] li.bot .text")).to_have_text("You said /me ")

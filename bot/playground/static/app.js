@@ -168,7 +168,10 @@ function nextReq() {
 
 function receive(frame) {
   switch (frame.type) {
-    case "snapshot":
+    case "snapshot": {
+      // the same room, empty now although this page showed it: the server restarted and lost its board;
+      // ask the application for the table and my hand again (the ``table`` command), as a player would
+      const restarted = state.room === frame.room && state.boxes.group.size > 0 && frame.group.length === 0;
       state.me = frame.user;
       state.room = frame.room;
       $("#room-title").textContent = `#${frame.room}`;
@@ -179,7 +182,9 @@ function receive(frame) {
         state.boxes[box] = new Map(frame[box].map((e) => [e.id, e]));
         renderBox(box);
       }
+      if (restarted) sendCommand("/table");
       break;
+    }
     case "upsert":
       if (frame.box === "group" && frame.room !== state.room) return;
       upsert(frame.box, frame.entries);
