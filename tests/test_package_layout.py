@@ -90,7 +90,6 @@ APP_ORDER = (
     "context",
     "people",
     "publishing",
-    "rounds",
     "turns",
     "lobby",
     "info",

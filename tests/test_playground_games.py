@@ -48,7 +48,6 @@ async def playground(tmp_path: Path):
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}",
         data_dir=tmp_path,
         computer_pause=0,
-        round_pause=0,
         tick_interval=0,
     )
     app = await create_application(settings)
