@@ -66,7 +66,7 @@ async def next_move(app: Application, table_id: int, users: list[FakeUser]) -> t
 
 async def run(plays: int, folder: Path) -> dict:
     storage = await Storage.open(f"sqlite+aiosqlite:///{folder / 'bench.sqlite3'}")
-    app = Application(storage, computer_pause=0, tick_interval=0, think_cap=5)
+    app = Application(storage, computer_pause=0, tick_interval=0, think_cap=5, round_pause=0)
     port = FakePort("bench")
     app.attach(port)
     await app.start()

@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     computer_pause: float = 0.8  # seconds a computer seat waits before it moves, so people can follow
     think_cap: float = 3.0  # the longest a computer seat may think (wall time) before a quicker level moves
+    round_pause: float | None = None  # set: every table's pause after a round (seconds); unset: its own option
     tick_interval: float = 1.0  # seconds between two looks at the turn timers
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
     playground_port: int = 8080

@@ -68,9 +68,11 @@ class LobbyView:
     host_name: str
     options: dict[str, Any]  # the core options as stored (defaults left out)
     timer: int
+    pause: int = texts.DEFAULT_PAUSE  # seconds a finished round stays on view
     page: str = "main"  # "main" or "set" (the settings page)
     timeout_moves: bool = False  # a long timer's end: the computer moves (or the table waits)
     hints: bool = False  # a 💡 button on each hand; the game is not rated
+    waiting: tuple[str, ...] = ()  # a rematch: the people whose seats are held until they confirm
 
 
 def lobby_message(lobby: LobbyView, lang: str) -> Message:
@@ -104,6 +106,15 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     if changed:
         lines.append(t(lang, "House rules: {rules}", rules="; ".join(changed)))
     full = all(s is not None for s in seats[:players]) and len(seats) >= players
+    if lobby.waiting:
+        lines.append(
+            t(
+                lang,
+                "⏳ Seats held for {names}: tap Join to play again (or the host starts without them: "
+                "a computer takes the seat).",
+                names=", ".join(lobby.waiting),
+            )
+        )
     lines.append("")
     lines.append(t(lang, "All seats taken: the host starts the game.") if full else t(lang, "Press Join to sit down."))
 
@@ -125,6 +136,14 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
                 Button(
                     t(lang, "Turn timer") + ": " + texts.timer_text(timer, lang),
                     payloads.make("o", table=table_id, rev=rev, number=timer_index),
+                )
+            ]
+        )
+        rows.append(
+            [
+                Button(
+                    texts.pause_line(lobby.pause, lang),
+                    payloads.make("o", table=table_id, rev=rev, number=timer_index + 1),
                 )
             ]
         )
@@ -172,6 +191,28 @@ def lobby_message(lobby: LobbyView, lang: str) -> Message:
     rows.append(third)
     rows.append([Button("▶ " + t(lang, "Start"), payloads.make("s", table=table_id), style="primary")])
     return Message("\n".join(lines), buttons=tuple(tuple(r) for r in rows))
+
+
+def stop_vote_message(table_id: int, stamp: int, name: str, votes: int, players: int, ttl: int, lang: str) -> Message:
+    """A vote to stop: who asked, how many agree, how long it lasts; "Agree" with its count and "Keep playing"."""
+    text = "\n".join(
+        [
+            t(
+                lang,
+                "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
+                name=name,
+                votes=votes,
+                players=players,
+            ),
+            t(lang, "The vote lasts {n} min.", n=max(1, ttl // 60)),
+        ]
+    )
+    agree = Button(
+        t(lang, "Agree ({votes} of {players})", votes=votes, players=players),
+        payloads.make("stop_agree", table=table_id, number=stamp),
+    )
+    keep = Button(t(lang, "Keep playing"), payloads.make("stop_keep", table=table_id, number=stamp), style="primary")
+    return Message(text, buttons=((agree, keep),))
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -16,6 +16,9 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     L.ru                    the chat's (or, privately, my) language
     N.kozel                 open a table for this game here
     i.17.42                 a hint: what the normal computer would do now (answered privately)
+    y.17.1795000000         agree to the vote to stop table 17 (the vote's time, epoch seconds: it expires)
+    g.17.1795000000         keep playing: the vote to stop table 17 ends
+    p.17                    play again: a lobby with finished table 17's seats, computers and options
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes. Numbers (table, version,
 revision, seat) are read with ``number``: ASCII digits up to ``MAX_ID``, the database's signed 32-bit integer, so a
@@ -59,6 +62,9 @@ KINDS: dict[str, Kind] = {
         Kind("L", "language", ("code",)),
         Kind("N", "open_game", ("code",)),
         Kind("i", "hint", ("table", "version")),
+        Kind("y", "stop_agree", ("table", "number")),
+        Kind("g", "stop_keep", ("table", "number")),
+        Kind("p", "play_again", ("table",)),
     )
 }
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}

@@ -56,6 +56,8 @@ LONG_TIMER = 12 * 3600  # from here on "play when you have time": reminders, and
 # the settings page's rows of application options (``o.`` payloads): numbers apart from the game's own rows
 TIMEOUT_MOVES_ROW = 100
 HINTS_ROW = 101
+PAUSE_CHOICES = (0, 3, 5, 10)  # seconds a finished round stays on view before the next deal
+DEFAULT_PAUSE = 5
 
 GAME_SUMMARIES = {game.name: game.summary for game in games.GAMES}
 
@@ -100,6 +102,14 @@ def timeout_moves_line(on: bool, lang: str) -> str:
     return t(lang, "When the time is up: we wait, with a daily reminder")
 
 
+def pause_text(seconds: int, lang: str) -> str:
+    return t(lang, "{n} s", n=seconds) if seconds else t(lang, "none")
+
+
+def pause_line(seconds: int, lang: str) -> str:
+    return t(lang, "Pause after a round: {value}", value=pause_text(seconds, lang))
+
+
 def option_rows(game: str | GameRules, players: int) -> list[dict[str, Any]]:
     """Every table convention of the game (its rules, or its name) with its choices and default
     (``Options.describe``)."""
@@ -137,12 +147,15 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
-def rules_text(game: str, players: int, options: dict[str, Any], timer: int, lang: str) -> str:
+def rules_text(
+    game: str, players: int, options: dict[str, Any], timer: int, lang: str, pause: int = DEFAULT_PAUSE
+) -> str:
     lines = [f"{game_name(game, lang)}", t(lang, GAME_SUMMARIES[game]), "", t(lang, "Conventions at this table:")]
     for row in option_rows(game, players):
         value = options.get(row["name"], row["default"])
         mark = "" if value == row["default"] else " *"
         lines.append(f"• {option_line(row['name'], value, lang)}{mark}")
     lines.append("• " + t(lang, "Turn timer") + ": " + timer_text(timer, lang))
+    lines.append("• " + pause_line(pause, lang))
     lines.append(t(lang, "* differs from the usual rule"))
     return "\n".join(lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from bot.app import Application
 from bot.port import Chat
@@ -47,6 +48,8 @@ class World:
     path: Path
     url: str
     users: dict[str, FakeUser] = field(default_factory=dict)
+    round_pause: float | None = 0
+    sleep: Any = None
 
     def user(self, name: str, language: str | None = "en") -> FakeUser:
         if name not in self.users:
@@ -63,20 +66,34 @@ class World:
         return next(s for s in reversed(self.group()) if s.message.image_name == "table.jpg")
 
 
-async def make_world(path: Path, *, clock: Clock | None = None, lang: str = "en", url: str | None = None) -> World:
-    """A started application over the SQLite file ``path`` (or the database at ``url``) and the fake port."""
+async def make_world(
+    path: Path,
+    *,
+    clock: Clock | None = None,
+    lang: str = "en",
+    url: str | None = None,
+    round_pause: float | None = 0,
+    sleep: Any = None,
+) -> World:
+    """A started application over the SQLite file ``path`` (or the database at ``url``) and the fake port.
+
+    ``round_pause`` 0 shows the next deal at once (None: each table's own pause, slept through ``sleep``)."""
     url = url or f"sqlite+aiosqlite:///{path}"
     clock = clock or Clock()
     port = FakePort()
-    app = await worker(url, port, clock)
+    app = await worker(url, port, clock, round_pause=round_pause, sleep=sleep)
     chat = Chat(port.platform, "g1", None, "Kitchen table", lang)
-    return World(app, port, clock, chat, path, url)
+    return World(app, port, clock, chat, path, url, round_pause=round_pause, sleep=sleep)
 
 
-async def worker(url: str, port: FakePort, clock: Clock) -> Application:
+async def worker(
+    url: str, port: FakePort, clock: Clock, *, round_pause: float | None = 0, sleep: Any = None
+) -> Application:
     """One started bot worker over the database at ``url``, sending through ``port``."""
     storage = await Storage.open(url)
-    app = Application(storage, clock=clock, computer_pause=0, tick_interval=0, think_cap=30)
+    app = Application(
+        storage, clock=clock, computer_pause=0, tick_interval=0, think_cap=30, round_pause=round_pause, sleep=sleep
+    )
     app.attach(port)
     await app.start()
     return app
@@ -85,7 +102,7 @@ async def worker(url: str, port: FakePort, clock: Clock) -> Application:
 async def reopen(world: World) -> World:
     """A restart: a new application object over the same database (the platform stays)."""
     await world.app.close()
-    app = await worker(world.url, world.port, world.clock)
+    app = await worker(world.url, world.port, world.clock, round_pause=world.round_pause, sleep=world.sleep)
     for u in world.users.values():
         u.app = app
     world.app = app

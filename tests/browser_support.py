@@ -13,9 +13,12 @@ from contextlib import asynccontextmanager
 
 import pytest
 from PIL import Image, ImageStat
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page, async_playwright, expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# what a page shows is waited for up to 20 s (Playwright's default is 5 s): two test workers, a browser and the
+# application's picture drawing share two cores; a page that never shows it still fails
+expect.set_options(timeout=20_000)
 
 
 @asynccontextmanager

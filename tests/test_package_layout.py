@@ -90,6 +90,7 @@ APP_ORDER = (
     "context",
     "people",
     "publishing",
+    "rounds",
     "turns",
     "lobby",
     "info",

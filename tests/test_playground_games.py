@@ -48,6 +48,7 @@ async def playground(tmp_path: Path):
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}",
         data_dir=tmp_path,
         computer_pause=0,
+        round_pause=0,
         tick_interval=0,
     )
     app = await create_application(settings)
@@ -85,7 +86,7 @@ async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000
     rng = random.Random(seed)
     look_js = f"""() => ({{done: ({done_js})(), alert: !!document.querySelector("#alert[open]"),
                          offered: ({ACTIONS_JS})()}})"""
-    clicks = 0
+    clicks = misses = 0
     while clicks < max_clicks:
         look = await page.evaluate(look_js)  # one look at the page per step
         if look["done"]:
@@ -102,10 +103,19 @@ async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000
         try:
             await button.click(timeout=3000)
             await page.locator("[data-box=private] .pending").first.wait_for(state="detached", timeout=30000)
-        except PlaywrightTimeout:
-            continue  # the message changed under the pointer: look again
+        except PlaywrightTimeout as missed:
+            misses += 1  # the message changed under the pointer: look again, but not for ever
+            if misses > 50:
+                raise AssertionError(
+                    f"{payload} offered but never clickable; private pane: {await private_text(page)}"
+                ) from missed
+            continue
         clicks += 1
     raise AssertionError(f"not done after {max_clicks} clicks")
+
+
+async def private_text(page: Page) -> str:
+    return await page.locator("[data-box=private]").inner_text()
 
 
 async def jpeg_of(page: Page, img) -> Image.Image:

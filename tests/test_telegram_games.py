@@ -149,12 +149,15 @@ async def test_thousand_three_people_in_a_group(api, tmp_path):
     assert not eve.private()
     final = [s for s in api.visible(GROUP) if s.photo_name == "sheet.jpg"][-1]
     assert "wins the game" in final.text
-    # every move: at most one edit of the group's table and no new group message, except the score sheet
-    # of a finished deal (and the table posted again once, after the admin deleted it)
+    # every move: at most one edit of the group's table and at most one new group message: at a finished deal
+    # the table message becomes the deal's score sheet and the next deal's table is posted below it (and once
+    # the table is posted again after the admin deleted it); the game's end posts the final sheet
     assert len(count.per_move) > 20 and all(edits <= 1 for edits, _ in count.per_move)
     posts = [p for _, ps in count.per_move for p in ps]
     assert all(len(ps) <= 1 for _, ps in count.per_move)
-    assert posts.count("table.jpg") == 1 and set(posts) <= {"table.jpg", "sheet.jpg"}, posts
+    sheets = [s for s in api.visible(GROUP) if s.photo_name == "sheet.jpg"]
+    assert posts.count("sheet.jpg") == 1 and set(posts) <= {"table.jpg", "sheet.jpg"}, posts
+    assert posts.count("table.jpg") == len(sheets), posts  # one per finished deal, plus the admin's deletion
 
 
 async def test_deberts_with_a_computer_seat(api, tmp_path):

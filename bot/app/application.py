@@ -32,6 +32,7 @@ from bot.app.info import Info
 from bot.app.lobby import Lobby
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.rounds import Rounds
 from bot.app.turns import Turns
 from bot.live import Live
 from bot.notice import Notice
@@ -71,6 +72,8 @@ class Application:
         tick_interval: float = 1.0,
         think_cap: float = 3.0,
         style: str = "classic",
+        round_pause: float | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
         self.ctx = Context(
             storage,
@@ -79,10 +82,13 @@ class Application:
             tick_interval=tick_interval,
             think_cap=think_cap,
             style=style,
+            round_pause=round_pause,
+            sleep=sleep,
         )
         self.people = People(self.ctx)
         self.publishing = Publishing(self.ctx, self.people)
-        self.turns = Turns(self.ctx, self.people, self.publishing)
+        self.rounds = Rounds(self.ctx, self.people, self.publishing)
+        self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
         self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
@@ -121,6 +127,9 @@ class Application:
             "next_option": lobby.press_next_option,
             "settings_page": lobby.press_settings_page,
             "open_game": lobby.press_open_game,
+            "stop_agree": lobby.press_stop_agree,
+            "stop_keep": lobby.press_stop_keep,
+            "play_again": self.rounds.press_play_again,
             "language": info.press_language,
         }
         unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)
@@ -174,6 +183,10 @@ class Application:
             log.error("table %s is broken: it will not be played on", table_id)
         for rec in await self.ctx.storage.playing_tables():
             if rec.broken is None:
+                try:
+                    await self.rounds.resume(rec)
+                except Exception:  # a table that cannot be shown now is shown at its next move
+                    log.exception("the round end of table %s could not be finished", rec.id)
                 self.turns.kick(rec.id)
         if self.ctx.tick_interval > 0 and self._timer_task is None:
             self._timer_task = asyncio.create_task(self._timer_loop())
@@ -188,9 +201,10 @@ class Application:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer_task
             self._timer_task = None
-        for task in list(self.ctx.drivers.values()):
+        background = list(self.ctx.drivers.values()) + list(self.ctx.round_ends.values())
+        for task in background:
             task.cancel()
-        for task in list(self.ctx.drivers.values()):
+        for task in background:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(TimeoutError):  # what moves still show goes out, for a little while
@@ -203,7 +217,7 @@ class Application:
         """Wait until no computer seat is thinking and no press is still being published (tests, benchmarks)."""
         while True:
             me = asyncio.current_task()
-            running = list(self.ctx.drivers.values()) + list(self._inflight)
+            running = list(self.ctx.drivers.values()) + list(self.ctx.round_ends.values()) + list(self._inflight)
             tasks = [t for t in running if not t.done() and t is not me]
             if not tasks and not self.ctx.outbox.busy:
                 return
@@ -328,6 +342,7 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         computer_pause=settings.computer_pause,
         tick_interval=settings.tick_interval,
         think_cap=settings.think_cap,
+        round_pause=getattr(settings, "round_pause", None),
     )
     app.ctx.webapp_url = getattr(settings, "webapp_url", None)
     return app

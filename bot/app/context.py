@@ -13,7 +13,7 @@ import logging
 import multiprocessing
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
@@ -41,6 +41,8 @@ class Context:
         tick_interval: float = 1.0,
         think_cap: float = 3.0,
         style: str = "classic",
+        round_pause: float | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
         self.storage = storage
         self.ports: dict[str, Port] = {}
@@ -49,6 +51,9 @@ class Context:
         self.tick_interval = tick_interval
         self.think_cap = think_cap
         self.style = style
+        self.round_pause = round_pause  # set: overrides every table's own ``round_pause`` (seconds)
+        self.sleep = sleep or asyncio.sleep  # the pause of a finished round (tests hold it)
+        self.round_ends: dict[int, asyncio.Task[None]] = {}  # a finished round on view, per table
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="draw")
         self._think_pool: ProcessPoolExecutor | None = None
         self._think_warm = False
@@ -120,6 +125,16 @@ class Context:
     def computer_moves_at_timeout(self, rec: TableRec) -> bool:
         """A short timer always hands the move to the computer; a long one only if the table chose so."""
         return self.timer_of(rec) < texts.LONG_TIMER or self.timeout_moves(rec)
+
+    def pause_of(self, rec: TableRec) -> float:
+        """Seconds a finished round stays on view before the next deal is shown."""
+        return self.round_pause if self.round_pause is not None else self.table_pause(rec)
+
+    @staticmethod
+    def table_pause(rec: TableRec) -> int:
+        """The table's ``round_pause`` option (what its lobby shows)."""
+        value = rec.options.get("round_pause", texts.DEFAULT_PAUSE)
+        return value if value in texts.PAUSE_CHOICES else texts.DEFAULT_PAUSE
 
     async def live(self, rec: TableRec) -> Live:
         """The table's state and recent events at the record's version (see ``bot.live``)."""

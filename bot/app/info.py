@@ -37,13 +37,22 @@ class Info:
         game = texts.parse_game(cmd.args)
         rec = await self.ctx.storage.open_table(chat.id) if chat is not None else None
         if rec is not None and (game is None or game == rec.game):
-            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            text = texts.rules_text(
+                rec.game,
+                rec.players,
+                self.ctx.core_options(rec),
+                self.ctx.timer_of(rec),
+                lang,
+                self.ctx.table_pause(rec),
+            )
         else:
             game = game or "thousand"
             defaults = self.lobby.table_options(
                 game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
             )
-            text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
+            text = texts.rules_text(
+                game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
+            )
         await self.publishing.reply(cmd, Message(text))
 
     async def cmd_lang(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:

@@ -6,22 +6,25 @@ lobby, a host's setting press on an old lobby message is refused as stale.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+from datetime import timedelta
 from typing import Any
 
-from bot import payloads, texts
+from bot import messages, payloads, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import HELD, REMATCH_OF, Publishing
 from bot.app.turns import Turns
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Command, Message, Press, PrivateStart, Unreachable
+from bot.port import Button, Command, Message, MessageGone, Press, PrivateStart, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableBusy, TableRec, UserRec
 from core import games
 from core.i18n import t
 
 RETRIES = 5
+VOTE_TTL = 120  # seconds a vote to stop counts (and its buttons work)
 
 
 class Lobby:
@@ -95,6 +98,8 @@ class Lobby:
         for flag in ("timeout_moves", "hints"):  # the application's on/off options, off by default
             if wanted.get(flag) is True:
                 out[flag] = True
+        pause = wanted.get("round_pause", texts.DEFAULT_PAUSE)
+        out["round_pause"] = pause if pause in texts.PAUSE_CHOICES else texts.DEFAULT_PAUSE
         return out
 
     async def cmd_join(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -119,8 +124,7 @@ class Lobby:
 
     async def cmd_stop(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
-        text = await self.stop_table(rec, user, lang)
-        await self.publishing.reply(cmd, Message(text))
+        await self.publishing.reply(cmd, await self.stop_table(rec, user, lang))
 
     async def cmd_settings(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -128,20 +132,36 @@ class Lobby:
         rec = await self.ctx.storage.open_table(chat.id)
         if rec is not None and rec.status == LOBBY:
             await self.publishing.refresh_lobby(rec, lang, page="set")
-            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            text = texts.rules_text(
+                rec.game,
+                rec.players,
+                self.ctx.core_options(rec),
+                self.ctx.timer_of(rec),
+                lang,
+                self.ctx.table_pause(rec),
+            )
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table."))
             )
             return
         if rec is not None:
-            text = texts.rules_text(rec.game, rec.players, self.ctx.core_options(rec), self.ctx.timer_of(rec), lang)
+            text = texts.rules_text(
+                rec.game,
+                rec.players,
+                self.ctx.core_options(rec),
+                self.ctx.timer_of(rec),
+                lang,
+                self.ctx.table_pause(rec),
+            )
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )
             return
         game = texts.parse_game(cmd.args) or "thousand"
         defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
-        text = texts.rules_text(game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang)
+        text = texts.rules_text(
+            game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
+        )
         await self.publishing.reply(
             cmd,
             Message(
@@ -198,6 +218,7 @@ class Lobby:
         else:
             seats = None
         options = self.table_options(rec.game, n, rec.options)
+        options.update({k: rec.options[k] for k in (REMATCH_OF, HELD) if k in rec.options})
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, players=n, options=options, seats=seats)
         await self.publishing.refresh_lobby(rec, lang)
         return None
@@ -234,10 +255,17 @@ class Lobby:
             if on:
                 options["hints"] = True
             shown = texts.hints_line(on, lang)
+        elif index == len(rows) + 1:
+            choices = list(texts.PAUSE_CHOICES)
+            current = self.ctx.table_pause(rec)
+            nxt = choices[(choices.index(current) + 1) % len(choices)]
+            options["round_pause"] = nxt
+            shown = texts.pause_line(nxt, lang)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
-        await self.ctx.storage.set_chat_defaults(rec.chat_id, rec.game, options)
+        defaults = {k: v for k, v in options.items() if k not in (REMATCH_OF, HELD)}
+        await self.ctx.storage.set_chat_defaults(rec.chat_id, rec.game, defaults)
         self.ctx.chats.pop(rec.chat_id, None)
         await self.publishing.refresh_lobby(rec, lang, page="set")
         return shown
@@ -255,6 +283,14 @@ class Lobby:
             raise Notice(t(lang, "Only the host can do that."), True)
         if len(rec.seats) < rec.players:
             raise Notice(t(lang, "Not all seats are taken yet: join, or add computer players."), True)
+        held = self.turns.rounds.held(rec)
+        if held:  # a rematch started without those who did not confirm: computers take their seats
+            seats = [
+                SeatSpec(s.seat, None, "normal") if s.user_id in held else SeatSpec(s.seat, s.user_id, s.computer)
+                for s in rec.seats
+            ]
+            options = {k: v for k, v in rec.options.items() if k != HELD}
+            rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats, options=options)
         pending = await self.ctx.storage.pending_invitations(rec.id)  # on any worker
         waiting = [s for s in rec.seats if s.user_id in pending]
         if waiting:
@@ -284,6 +320,13 @@ class Lobby:
     async def join(self, rec: TableRec, user: UserRec, platform_user: Any, lang: str, via: Any) -> str:
         for _ in range(RETRIES):
             if self.ctx.seat_of(rec, user.id) is not None:  # seated, in the lobby or in the game: say so
+                if rec.status == LOBBY and user.id in self.turns.rounds.held(rec):  # a rematch: the seat is his
+                    try:
+                        await self.turns.rounds.confirm(rec, user.id)
+                    except Conflict:
+                        rec = await self.ctx.storage.table(rec.id)
+                        continue
+                    return t(lang, "You are in.")
                 raise Notice(t(lang, "You already have a seat at this table."))
             if rec.status != LOBBY:
                 raise Notice(t(lang, "The game has already started."))
@@ -376,27 +419,68 @@ class Lobby:
         await self.publishing.refresh_lobby(rec, lang)
         return Message(t(plang, "You have left the table."))
 
-    async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> str:
+    async def stop_table(self, rec: TableRec, user: UserRec, lang: str) -> Message:
+        """The host stops the table at once; a player's vote stops it once more than half of the present players
+        agree (votes older than ``VOTE_TTL`` have expired). Otherwise the answer is the vote with its buttons."""
         if rec.host_user_id != user.id:
             if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
                 raise Notice(t(lang, "Only the host or the players can stop the game."))
-            votes = await self.ctx.storage.vote_stop(rec.id, user.id)
+            now = self.ctx.clock()
+            votes = await self.ctx.storage.vote_stop(rec.id, user.id, at=now, since=now - timedelta(seconds=VOTE_TTL))
             if not votes.majority:
-                return t(
-                    lang,
-                    "{name} wants to stop the game: {votes} of {players} players agree (more than half needed).",
-                    name=user.name,
-                    votes=len(votes.voters),
-                    players=votes.players,
+                stamp = int(now.timestamp())
+                return messages.stop_vote_message(
+                    rec.id, stamp, user.name, len(votes.voters), votes.players, VOTE_TTL, lang
                 )
         was_playing = rec.status == PLAYING
         rec = await self.ctx.storage.abandon_table(rec.id)
         chat = await self.people.chat_by_id(rec.chat_id)
         if was_playing:
             await self.publishing.refresh_table(rec)
+            await self.turns.rounds.retire_hands(rec)
         else:
             await self.publishing.show_public(
                 rec, chat, Message(t(lang, "The table was closed. Start a new one with /new."))
             )
         self.ctx.forget(rec.id)
-        return t(lang, "The table is closed; nobody is rated for a stopped game.")
+        return Message(t(lang, "The table is closed; nobody is rated for a stopped game."))
+
+    # ---- the buttons of a vote to stop ---------------------------------------------------------------------
+    async def voted_table(self, press: Press, p: Payload, user: UserRec, lang: str) -> TableRec:
+        """The open table of a vote's button pressed by one of its present players, while the vote lasts."""
+        rec = await self.ctx.storage.table(p.table or 0)
+        if rec.status not in (LOBBY, PLAYING):
+            raise Notice(t(lang, "This game is over."), True)
+        if not any(s.user_id == user.id and not s.taken_over for s in rec.seats):
+            raise Notice(t(lang, "Only the players of this table can answer."), True)
+        if self.ctx.clock().timestamp() - (p.number or 0) > VOTE_TTL:
+            await self.close_vote(press, Message(t(lang, "This vote has expired.")))
+            raise Notice(t(lang, "This vote has expired: type /stop to ask again."), True)
+        return rec
+
+    async def close_vote(self, press: Press, msg: Message) -> None:
+        """The vote's message shows how it ended, without buttons (best effort)."""
+        if press.message is None:
+            return
+        with contextlib.suppress(MessageGone):
+            await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+
+    async def press_stop_agree(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Agree to stop: the presser's vote; the vote's message shows the new count, or that the table closed."""
+        rec = await self.voted_table(press, p, user, lang)
+        msg = await self.stop_table(rec, user, lang)
+        if msg.buttons:
+            if press.message is not None:
+                await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+            return t(lang, "Your vote counts.")
+        await self.close_vote(press, msg)
+        return None
+
+    async def press_stop_keep(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """Keep playing: the vote ends and every vote to stop is forgotten."""
+        rec = await self.voted_table(press, p, user, lang)
+        await self.ctx.storage.drop_stop_votes(rec.id)
+        await self.close_vote(
+            press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
+        )
+        return t(lang, "The game goes on.")

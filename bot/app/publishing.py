@@ -27,6 +27,9 @@ from core.i18n import t
 
 log = logging.getLogger(__name__)
 
+REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
+HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
+
 
 def _private_key(view: dict[str, Any]) -> str:
     """What a private message shows: the hand and the choices. Unchanged key, no edit."""
@@ -147,9 +150,11 @@ class Publishing:
             host_name=host,
             options=self.ctx.core_options(rec),
             timer=self.ctx.timer_of(rec),
+            pause=self.ctx.table_pause(rec),
             page=page,
             timeout_moves=self.ctx.timeout_moves(rec),
             hints=self.ctx.hints(rec),
+            waiting=tuple(s.user.name for s in rec.seats if s.user and s.user_id in (rec.options.get(HELD) or [])),
         )
         return messages.lobby_message(view, lang)
 
@@ -278,6 +283,9 @@ class Publishing:
             self.ctx.pool,
             lambda: messages.sheet_message(game=rec.game, view=view, names=names, lines=lines, lang=lang, title=title),
         )
+        if state.finished:
+            again = Button("🔁 " + t(lang, "Play again"), payloads.make("play_again", table=rec.id), style="primary")
+            msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((again,),))
         await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
 
     async def final_line(self, rec: TableRec, state: GameState, names: list[str], lang: str) -> str:

@@ -23,6 +23,7 @@ from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.rounds import Rounds
 from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
@@ -42,10 +43,11 @@ NUDGE_EVERY = 24 * 3600  # a table that waits for a move (a long timer) reminds 
 
 
 class Turns:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
+    def __init__(self, ctx: Context, people: People, publishing: Publishing, rounds: Rounds) -> None:
         self.ctx = ctx
         self.people = people
         self.publishing = publishing
+        self.rounds = rounds
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
         state, events = first_state(rec.game, rec.players, self.ctx.core_options(rec), rec.seed)
@@ -248,12 +250,30 @@ class Turns:
         self.ctx.table_changed(stored)
         if on_stored is not None:
             await on_stored()
-        self.publishing.publish(stored, live, before, events, round_ended=dealt or new.finished, notes=notes)
-        if stored.status == PLAYING:
-            nxt = new.to_act
-            if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in stored.seats):
-                self.kick(stored.id)
+        if dealt:
+            # the finished round stays on view and the next deal is shown after the table's pause (bot.app.rounds);
+            # like every publication it goes through the table's outbox lane, never under the table lock
+            ended = before.apply(action)[0].view(None)
+            snap = Live(stored.id, live.version, live.state, list(live.round_events), list(live.recent))
+            then = lambda: self.kick_if_computer(stored)  # noqa: E731
+            shown = self.ctx.outbox.replace(
+                ("table", stored.id),
+                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
+            )
+            self.publishing.published[stored.id] = shown
+            return stored
+        self.publishing.publish(stored, live, before, events, round_ended=new.finished, notes=notes)
+        self.kick_if_computer(stored)
         return stored
+
+    def kick_if_computer(self, rec: TableRec) -> None:
+        """Let the computer move when it is a computer seat's (or a taken-over seat's) turn."""
+        live = self.ctx.live_tables.get(rec.id)
+        if rec.status != PLAYING or live is None:
+            return
+        nxt = live.state.to_act
+        if nxt is not None and any(s.seat == nxt and (s.computer or s.taken_over) for s in rec.seats):
+            self.kick(rec.id)
 
     async def final_results(self, rec: TableRec, state: GameState, taken: dict[int, bool]):
         user_ids = [None] * rec.players
@@ -291,6 +311,8 @@ class Turns:
                 seat_rec = next((s for s in rec.seats if s.seat == seat), None)
                 if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
                     return
+                await self.publishing.settled(table_id)  # a finished round is on view (its pause has begun)
+                await self.rounds.wait(table_id)  # and its pause is over
                 if self.ctx.computer_pause:
                     await asyncio.sleep(self.ctx.computer_pause)
                 action = await self.decide(rec, live, seat, seat_rec.computer or TIMEOUT_LEVEL)

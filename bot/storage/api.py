@@ -209,8 +209,13 @@ class Storage:
         return await timers.claim_due(self.db, now, limit, lease)
 
     # ---- votes to stop (votes.py) ----------------------------------------------------------------
-    async def vote_stop(self, table_id: int, user_id: int) -> StopVotes:
-        return await votes.vote_stop(self.db, table_id, user_id)
+    async def vote_stop(
+        self, table_id: int, user_id: int, *, at: datetime | None = None, since: datetime | None = None
+    ) -> StopVotes:
+        return await votes.vote_stop(self.db, table_id, user_id, at=at, since=since)
+
+    async def drop_stop_votes(self, table_id: int) -> None:
+        return await votes.drop_stop_votes(self.db, table_id)
 
     # ---- invitations to a private chat (invitations.py) ------------------------------------------
     async def add_invitation(self, table_id: int, user_id: int) -> None:

@@ -1,0 +1,253 @@
+"""The end of a round and of a game, as the group sees them: the finished round stays on view before the next deal,
+the live table is posted again at the bottom of the chat, and a finished game offers "Play again".
+
+A round's end (the state already holds the next deal; only what is shown, and when, is decided here):
+
+1. the table message shows the finished round (its last trick and result) without buttons, and says when the
+   next deal comes; the pending deal is remembered with the table's message reference (``deal_pending``: the
+   version it belongs to), so a restart finishes it;
+2. after the table's ``round_pause`` (the context's ``sleep``; the table lock is not held meanwhile) the old table
+   message becomes the round's score sheet (its buttons gone) and the next deal's table is posted below it: the
+   round's one new group message, so the table never scrolls out of sight behind sheets and announcements;
+3. each player's hand of the new deal goes out before those two group writes (a group's window may hold them),
+   and then the computer seats may move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from bot import messages, texts
+from bot.app.context import Context
+from bot.app.people import People
+from bot.app.publishing import HELD, REMATCH_OF, Publishing
+from bot.live import Live
+from bot.notice import Notice
+from bot.payloads import Payload
+from bot.port import Message, MessageGone, MessageRef, Press, Unreachable
+from bot.storage import FINISHED, LOBBY, PLAYING, ChatRec, Conflict, SeatSpec, TableBusy, TableRec, UserRec
+from core.base import Event
+from core.i18n import t
+from renderers import render_hand
+
+log = logging.getLogger(__name__)
+
+PENDING = "deal_pending"  # the key of the message reference that marks a round end still on view
+
+
+class Rounds:
+    def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
+        self.ctx = ctx
+        self.people = people
+        self.publishing = publishing
+
+    # ---- a round ends ---------------------------------------------------------------------------------------
+    async def round_over(
+        self,
+        rec: TableRec,
+        live: Live,
+        ended_view: dict[str, Any],
+        events: list[Event],
+        *,
+        notes: list[str] | None,
+        then: Callable[[], None],
+    ) -> None:
+        """Show the finished round, and deal the next one to the group and the hands after the table's pause
+        (``then`` runs after that: the computer seats may move)."""
+        pause = self.ctx.pause_of(rec)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = self.people.chat_lang(chat)
+        names = self.publishing.names(rec, lang)
+        lines = messages.sentences(rec.game, events, lang, names)
+        if pause <= 0:
+            await self.deal(rec.id, lines)
+            then()
+            return
+        msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)
+        ref = MessageRef.from_json(rec.message_ref)
+        port = self.ctx.port_for(chat.platform)
+        try:
+            shown = await port.edit_public(ref, msg) if ref is not None else None
+        except MessageGone:
+            shown = None
+        if shown is None:
+            shown = await port.send_public(self.ctx.chat_value(chat), msg)
+        await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
+        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec.id, pause, lines, then))
+
+    async def _after_pause(self, table_id: int, pause: float, lines: list[str], then: Callable[[], None]) -> None:
+        try:
+            await self.ctx.sleep(pause)
+            await self.deal(table_id, lines)  # no table lock across platform I/O: no move is open before it
+            then()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the round end of table %s failed", table_id)
+
+    async def wait(self, table_id: int) -> None:
+        """Wait until the table's finished round has made way for the next deal (a computer seat moves then)."""
+        task = self.ctx.round_ends.get(table_id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+
+    async def resume(self, rec: TableRec) -> None:
+        """After a restart: a round end that was still on view gets its next deal shown now."""
+        if isinstance(rec.message_ref, dict) and rec.message_ref.get(PENDING) is not None:
+            async with self.ctx.lock(rec.id):
+                await self.deal(rec.id, [])
+
+    async def ended_message(
+        self, rec: TableRec, view: dict[str, Any], lines: list[str], lang: str, pause: float
+    ) -> Message:
+        """The table message while a finished round is on view: its last trick and result, no buttons."""
+        title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
+        names = self.publishing.names(rec, lang)
+        infos = self.publishing.infos(rec, lang)
+        msg = await asyncio.get_running_loop().run_in_executor(
+            self.ctx.pool,
+            lambda: messages.table_message(
+                game=rec.game,
+                table_id=rec.id,
+                view=view,
+                names=names,
+                seats=infos,
+                recent=[],
+                lang=lang,
+                title=title,
+                style=self.ctx.style,
+            ),
+        )
+        text = "\n".join([title, *lines[-messages.CAPTION_EVENTS :], t(lang, "Next deal in {n} s.", n=round(pause))])
+        return Message(messages.fit(text), image=msg.image, image_name=msg.image_name)
+
+    async def deal(self, table_id: int, lines: list[str]) -> None:
+        """The finished round's table message becomes its score sheet (no buttons); the current table is posted
+        below it and the hands go out. Nothing when the table has stopped meanwhile."""
+        rec = await self.ctx.storage.table(table_id)
+        if rec.status != PLAYING or rec.broken:
+            return
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = self.people.chat_lang(chat)
+        live = await self.ctx.live(rec)
+        port = self.ctx.port_for(chat.platform)
+        # the hands first (the player to act first): a group write may wait for the group's window (issue 26)
+        to_act = live.state.to_act
+        for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)):
+            if s.user is not None:
+                await self.publishing.send_hand(rec, s.seat, view=live.state.view(s.seat))
+        old = MessageRef.from_json(rec.message_ref)
+        if old is not None:
+            sheet = await self.sheet(rec, live, chat, lang, lines)
+            try:
+                await port.edit_public(old, sheet)
+            except MessageGone:
+                log.info("the finished round's table message is gone")
+        table = await self.publishing.table_msg(rec, live, lang)
+        new = await port.send_public(self.ctx.chat_value(chat), table)
+        await self.ctx.storage.set_message_ref(rec.id, new.to_json())
+
+    async def sheet(self, rec: TableRec, live: Live, chat: ChatRec, lang: str, lines: list[str]) -> Message:
+        """The round's score sheet (all rounds so far) with the round's sentences."""
+        view = live.state.view(None)
+        names = self.publishing.names(rec, lang)
+        title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
+        shown = lines[-6:]
+        return await asyncio.get_running_loop().run_in_executor(
+            self.ctx.pool,
+            lambda: messages.sheet_message(game=rec.game, view=view, names=names, lines=shown, lang=lang, title=title),
+        )
+
+    # ---- a game stops -----------------------------------------------------------------------------------------
+    async def retire_hands(self, rec: TableRec) -> None:
+        """After a stop: every player's private message of the game keeps its hand picture and loses its buttons
+        (best effort: a message that is gone, or a user who blocked the bot, needs nothing)."""
+        chat = await self.people.chat_by_id(rec.chat_id)
+        live = self.ctx.live_tables.get(rec.id)
+        if live is None and rec.state is not None:
+            with contextlib.suppress(Exception):
+                live = await self.ctx.live(rec)
+        for s in rec.seats:
+            ref = MessageRef.from_json(s.private_ref)
+            if s.user is None or ref is None:
+                continue
+            lang = self.people.user_lang(s.user)
+            text = "\n".join([self.people.where(rec, chat, lang), t(lang, "The game was stopped.")])
+            msg = Message(text)
+            if live is not None:
+                view = live.state.view(s.seat)
+                draw = functools.partial(render_hand, view, lang=lang)
+                picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, draw)
+                msg = Message(text, image=picture.data, image_name="hand.jpg")
+            try:
+                await self.ctx.port_for(s.user.platform).edit_private(self.ctx.user_value(s.user), ref, msg)
+            except (MessageGone, Unreachable):
+                log.info("a private message of table %s could not be retired", rec.id)
+            except Exception:
+                log.exception("retiring a private message of table %s failed", rec.id)
+
+    # ---- play again ------------------------------------------------------------------------------------------
+    async def press_play_again(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
+        """ "Play again" on a finished game's sheet: the first press opens a lobby with the same seats, computers
+        and options (the presser hosts it and is in); every other player's seat is held until he confirms with
+        one tap (this button again, or Join)."""
+        old = await self.ctx.storage.table(p.table or 0)
+        if old.status != FINISHED:
+            raise Notice(t(lang, "This button is not valid."), True)
+        if self.ctx.seat_of(old, user.id) is None:
+            raise Notice(t(lang, "Only the players of this table can answer."), True)
+        for _ in range(5):
+            rec = await self.ctx.storage.open_table(old.chat_id)
+            if rec is None:
+                try:
+                    rec = await self.open_rematch(old, user)
+                except TableBusy:
+                    continue
+                chat_rec = await self.people.chat_by_id(old.chat_id)
+                await self.publishing.post_lobby(rec, chat_rec, lang)
+                return t(lang, "You are in: the others confirm with one tap.")
+            if rec.status != LOBBY or rec.options.get(REMATCH_OF) != old.id:
+                raise Notice(t(lang, "A table is already open here."), True)
+            held = list(rec.options.get(HELD) or [])
+            if user.id not in held:
+                raise Notice(t(lang, "You already have a seat at this table."))
+            try:
+                await self.confirm(rec, user.id)
+            except Conflict:
+                continue
+            return t(lang, "You are in.")
+        raise Conflict("busy lobby")
+
+    async def open_rematch(self, old: TableRec, user: UserRec) -> TableRec:
+        options = {k: v for k, v in old.options.items() if k not in (REMATCH_OF, HELD)}
+        held = [s.user_id for s in old.seats if s.user_id is not None and s.user_id != user.id]
+        options[REMATCH_OF] = old.id
+        if held:
+            options[HELD] = held
+        seats = [SeatSpec(s.seat, s.user_id, s.computer) for s in old.seats]
+        return await self.ctx.storage.create_table(
+            old.chat_id, old.game, old.players, options, secrets.token_hex(8), user.id, seats=seats
+        )
+
+    async def confirm(self, rec: TableRec, user_id: int) -> TableRec:
+        """A held seat is confirmed (compare-and-set on the lobby; ``Conflict`` when it changed meanwhile)."""
+        options = dict(rec.options)
+        options[HELD] = [u for u in options.get(HELD) or [] if u != user_id]
+        if not options[HELD]:
+            del options[HELD]
+        rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
+        await self.publishing.refresh_lobby(rec)
+        return rec
+
+    @staticmethod
+    def held(rec: TableRec) -> list[int]:
+        """The seated people of a rematch lobby who have not confirmed yet."""
+        seated = {s.user_id for s in rec.seats if s.user_id is not None}
+        return [u for u in rec.options.get(HELD) or [] if u in seated]

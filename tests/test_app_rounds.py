@@ -1,0 +1,147 @@
+"""The end of a round through the application and the fake port (issue 27 point 1): the finished round stays on
+view before the next deal, the live table is posted again at the bottom of the chat (the old one becomes the
+round's sheet, without buttons), at most one new group message per round, and a restart during the pause still
+shows the next deal. The pause is held by a gate (the application's injected sleep), never by wall time."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from core.ai.player import ComputerPlayer
+from core.i18n import t
+from tests.app_support import World, db_path, make_world, open_table, reopen
+
+
+class Gate:
+    """The application's sleep, held until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self.open = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        await self.open.wait()
+
+
+async def play_until_round_ends(world: World, humans: list[str], table_id: int = 1) -> int:
+    """Humans press their way through the round (the normal computer player picks each move) until the round's
+    end is on view (the pause has begun). Returns how many moves were pressed."""
+    by_id = {world.users[n].user.id: world.users[n] for n in humans}
+    first = None
+    for presses in range(400):
+        for _ in range(3):  # let a round's end begin its pause
+            await asyncio.sleep(0)
+        rec = await world.app.storage.table(table_id)
+        live = await world.app.live(rec)
+        first = first or live.state.view(None)["round"]
+        if live.state.view(None)["round"] > first:
+            return presses
+        seat = live.state.to_act
+        user = by_id[rec.seats[seat].user.platform_id]
+        action = ComputerPlayer(rec.game, "normal", seed=presses).decide(live.state.view(seat), live.round_events)
+        assert await user.play_code(action.code()), f"no button leads to {action.code()}"
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_round_end_shows_the_result_before_the_next_deal(tmp_path, lang):
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), lang=lang, round_pause=None, sleep=gate.sleep)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        first = world.table_message()
+        # other messages push the table up during the round: a /help answer in the group
+        await world.user("Bob").say(world.chat, "help")
+        assert world.group()[-1] is not first
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        assert gate.asked == [5]  # the table's default pause
+        calls = len(world.port.calls)
+        hands = {u: [s.message for s in world.port.private(world.users[u].user.id)] for u in ("Ann", "Bob")}
+        # the finished round is on view in the table message: its result, when the next deal comes, no buttons
+        assert first.message.image_name == "table.jpg" and not first.buttons()
+        assert t(lang, "Next deal in {n} s.", n=5) in first.text
+        state = (await world.app.live(await world.app.storage.table(1))).state
+        assert state.view(None)["round"] == 2  # the next deal is stored already; only what is shown waits
+        assert world.table_message() is first
+        # nobody's hand shows the next deal yet
+        assert {u: [s.message for s in world.port.private(world.users[u].user.id)] for u in hands} == hands
+        gate.open.set()
+        await world.app.idle()
+        after = world.port.calls[calls:]
+        # the hands of the next deal first (a group write may wait for the group's window: issue 26), then the
+        # finished round's message became its sheet and the next deal's table was posted below it
+        assert ("edit_public", first.id) in after
+        assert [c for c in after if c[0] == "send_public"] == [("send_public", world.table_message().id)]
+        first_hand = after.index(next(c for c in after if c[0] in ("edit_private", "send_private")))
+        assert (
+            first_hand < after.index(("edit_public", first.id)) < after.index(("send_public", world.table_message().id))
+        )
+        assert first.message.image_name == "sheet.jpg" and not first.buttons()
+        table = world.table_message()
+        assert world.group()[-1] is table and table is not first  # at the bottom again
+        assert table.buttons()  # the live table keeps its buttons
+        assert all(not s.buttons() for s in world.group()[:-1] if s.message.image_name in ("table.jpg", "sheet.jpg"))
+        for u in ("Ann", "Bob"):  # each hand shows the next deal now
+            assert world.port.private(world.users[u].user.id)[-1].message not in hands[u]
+        assert await hand_to_play(world)
+    finally:
+        gate.open.set()
+        await world.app.close()
+
+
+async def hand_to_play(world: World) -> bool:
+    """The player to act has his hand with buttons."""
+    rec = await world.app.storage.table(1)
+    seat = (await world.app.live(rec)).state.to_act
+    return any(s.buttons() for s in world.port.private(rec.seats[seat].user.platform_id))
+
+
+async def test_a_pause_of_none_deals_at_once_and_one_new_message_a_round(tmp_path):
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    try:
+        host = world.user("Ann")
+        await host.say(world.chat, "new", "kozel 2")
+        await world.user("Bob").press_label(world.lobby(), "Join", world.chat)
+        await host.press_label(world.lobby(), "Settings", world.chat)
+        lobby = world.lobby()
+        assert any(b.label == "Pause after a round: 5 s" for b in lobby.buttons())
+        for label in ("Pause after a round: 5 s", "Pause after a round: 10 s"):
+            await host.press_label(world.lobby(), label, world.chat)
+        assert any(b.label == "Pause after a round: none" for b in world.lobby().buttons())
+        await host.press_label(world.lobby(), "Back", world.chat)
+        await host.press_label(world.lobby(), "Start", world.chat)
+        public = len(world.group())
+        first = world.table_message()
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        await world.app.idle()
+        assert gate.asked == []  # no pause
+        assert len(world.group()) == public + 1  # the round's one new group message: the next deal's table
+        assert first.message.image_name == "sheet.jpg" and world.group()[-1] is world.table_message()
+    finally:
+        gate.open.set()
+        await world.app.close()
+
+
+async def test_a_restart_during_the_pause_shows_the_next_deal(tmp_path):
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), lang="ru", round_pause=None, sleep=gate.sleep)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        first = world.table_message()
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        assert t("ru", "Next deal in {n} s.", n=5) in first.text
+        world = await reopen(world)  # the worker dies during the pause; the new one finishes the round's end
+        await world.app.idle()
+        assert first.message.image_name == "sheet.jpg" and not first.buttons()
+        table = world.table_message()
+        assert table is not first and world.group()[-1] is table and table.buttons()
+        rec = await world.app.storage.table(1)
+        assert "deal_pending" not in rec.message_ref and rec.message_ref["message_id"] == table.id
+        assert await hand_to_play(world)
+    finally:
+        gate.open.set()
+        await world.app.close()
