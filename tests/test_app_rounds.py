@@ -6,6 +6,7 @@ shows the next deal. The pause is held by a gate (the application's injected sle
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -142,6 +143,25 @@ async def test_a_restart_during_the_pause_shows_the_next_deal(tmp_path):
         rec = await world.app.storage.table(1)
         assert "deal_pending" not in rec.message_ref and rec.message_ref["message_id"] == table.id
         assert await hand_to_play(world)
+    finally:
+        gate.open.set()
+        await world.app.close()
+
+
+async def test_the_next_deals_turn_timer_starts_when_the_deal_is_shown(tmp_path):
+    """The round's pause is not taken from the first player of the next deal: his reminder comes the pause later."""
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        rec = await world.app.storage.table(1)
+        timer = world.app.ctx.timer_of(rec)
+        assert timer >= 60  # the table's turn timer runs: a reminder before its end
+        lead = world.app.turns.reminder_lead(timer)
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        rec = await world.app.storage.table(1)
+        assert rec.deadline_kind == "remind"
+        assert rec.deadline == world.clock.now + timedelta(seconds=5 + timer - lead)
     finally:
         gate.open.set()
         await world.app.close()

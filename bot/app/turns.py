@@ -224,7 +224,8 @@ class Turns:
         if new.finished:
             result_rows = await self.final_results(rec, new, taken)
         probe = rec if not seat_updates else _with_taken(rec, taken)
-        deadline, kind = self.deadline_for(probe, new)
+        # a new deal is shown after the table's round pause: its first turn's timer starts then
+        deadline, kind = self.deadline_for(probe, new, later=self.ctx.pause_of(rec) if dealt else 0)
         try:
             stored = await self.ctx.storage.commit_move(
                 rec.id,
@@ -357,8 +358,9 @@ class Turns:
         quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
         return await loop.run_in_executor(self.ctx.pool, quick.decide, view, history)
 
-    def deadline_for(self, rec: TableRec, state: GameState) -> tuple[datetime | None, str | None]:
-        """When the seat to act must be reminded (or, for short timers, times out); None when no timer runs."""
+    def deadline_for(self, rec: TableRec, state: GameState, later: float = 0) -> tuple[datetime | None, str | None]:
+        """When the seat to act must be reminded (or, for short timers, times out); None when no timer runs.
+        ``later``: seconds before the turn is shown (a finished round's pause)."""
         timer = self.ctx.timer_of(rec)
         seat = state.to_act
         if not timer or seat is None or state.finished:
@@ -366,7 +368,7 @@ class Turns:
         seat_rec = next((s for s in rec.seats if s.seat == seat), None)
         if seat_rec is None or seat_rec.computer is not None or seat_rec.taken_over:
             return None, None
-        now = self.ctx.clock()
+        now = self.ctx.clock() + timedelta(seconds=max(0.0, later))
         if timer >= 60:
             return now + timedelta(seconds=timer - self.reminder_lead(timer)), "remind"
         return now + timedelta(seconds=timer), "timeout"
