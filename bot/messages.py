@@ -240,6 +240,11 @@ def turn_line(state_view: dict[str, Any], names: list[str], lang: str, seats: li
     return t(lang, "Turn: {name}", name=seat_label(seats[seat], lang))
 
 
+def show_mine(game: str, lang: str) -> str:
+    """The label of the button that shows a player his own hand: dominoes are tiles, not cards (no card back)."""
+    return t(lang, "Show my tiles") if game == "kozel" else "🂠 " + t(lang, "Show my hand")
+
+
 def table_message(
     *,
     game: str,
@@ -262,8 +267,7 @@ def table_message(
     rows: list[tuple[Button, ...]] = []
     if not view.get("finished"):
         # dominoes are tiles, not cards: no card back and the domino word
-        mine = t(lang, "Show my tiles") if game == "kozel" else "🂠 " + t(lang, "Show my hand")
-        line = [Button(mine, payloads.make("h", table=table_id))]
+        line = [Button(show_mine(game, lang), payloads.make("h", table=table_id))]
         if any(s.taken_over for s in seats):
             line.append(Button(t(lang, "Take my seat back"), payloads.make("k", table=table_id)))
         rows.append(tuple(line))

@@ -244,7 +244,11 @@ class Port(Protocol):
         """Acknowledge a press, with a short notice (a toast, or an alert the user must close)."""
         ...
 
-    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+    async def invite_private(
+        self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
+    ) -> MessageRef | None:
         """Tell the group that ``user`` cannot be reached privately, with a way to open the private chat
-        (Telegram: a deep-link button ``t.me/<bot>?start=<start_payload>``). Returns the message, if any."""
+        (Telegram: a deep-link button ``t.me/<bot>?start=<start_payload>``). Returns the message, if any.
+        ``label``: what the application calls the private view (``Show my tiles``), for a platform whose button
+        shows it at once (Discord); a button that opens a private chat keeps the platform's own words."""
         ...

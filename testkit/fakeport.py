@@ -118,9 +118,11 @@ class FakePort:
         self.answers.append((press, text, alert))
         self.calls.append(("answer", press.payload))
 
-    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+    async def invite_private(
+        self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
+    ) -> MessageRef | None:
         self.invites.append((chat, user, msg, start_payload))
-        link = Button("Start", url=f"https://example.invalid/start?{start_payload}")
+        link = Button(label or "Start", url=f"https://example.invalid/start?{start_payload}")
         return await self.send_public(chat, Message(msg.text, buttons=((link,),)))
 
     # ---- checks ------------------------------------------------------------------------------------------

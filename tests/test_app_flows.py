@@ -8,8 +8,9 @@ import pytest
 
 from bot.port import Press, PrivateStart
 from bot.storage import ABANDONED, FINISHED, PLAYING
+from core.i18n import t
 from core.records import result_of
-from tests.app_support import db_path, make_world, open_table, play_to_end, reopen
+from tests.app_support import db_path, make_world, open_table, play_to_end, press_kind, reopen
 
 
 async def _table_state(world, table_id=1):
@@ -229,6 +230,26 @@ async def test_a_player_who_cannot_be_reached_is_invited(tmp_path):
         text, _ = await ann.press_label(world.lobby(), "Start", world.chat)
         assert text is None
         assert bob.hands() or world.port.private(bob.user.id)[-1].message.image_name == "hand.jpg"
+    finally:
+        await world.app.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_kozel_invitation_speaks_of_tiles(tmp_path, lang):
+    """Dominoes are tiles: the group's invitation and its button say so (issue 27 point 9)."""
+    world = await make_world(db_path(tmp_path), lang=lang)
+    try:
+        ann, bob = world.user("Ann", lang), world.user("Bob", lang)
+        world.port.blocked.add(bob.user.id)
+        await ann.say(world.chat, "new", "kozel 2")
+        await press_kind(world, bob, "j")
+        _chat, _user, msg, _payload = world.port.invites[-1]
+        said = t(
+            lang, "{name}, I cannot write to you privately yet: press the button below to get your tiles.", name="Bob"
+        )
+        assert msg.text == said
+        invitation = next(s for s in world.group() if s.text == said)
+        assert [b.label for b in invitation.buttons()] == [t(lang, "Show my tiles")]
     finally:
         await world.app.close()
 

@@ -112,13 +112,26 @@ class Publishing:
     async def invite(self, rec: TableRec, chat: ChatRec, user: UserRec, lang: str) -> None:
         if not await self.ctx.storage.invitation_sent(rec.id, user.id):
             return  # invited already (by this worker or another)
-        text = t(
-            lang,
-            "{name}, I cannot write to you privately yet: press the button below to get your cards.",
-            name=user.name,
-        )
+        if rec.game == "kozel":
+            text = t(
+                lang,
+                "{name}, I cannot write to you privately yet: press the button below to get your tiles.",
+                name=user.name,
+            )
+        else:
+            text = t(
+                lang,
+                "{name}, I cannot write to you privately yet: press the button below to get your cards.",
+                name=user.name,
+            )
         port = self.ctx.port_for(chat.platform)
-        await port.invite_private(self.ctx.chat_value(chat), self.ctx.user_value(user), Message(text), f"t{rec.id}")
+        await port.invite_private(
+            self.ctx.chat_value(chat),
+            self.ctx.user_value(user),
+            Message(text),
+            f"t{rec.id}",
+            label=messages.show_mine(rec.game, lang),
+        )
 
     def seat_infos(self, rec: TableRec, lang: str) -> list[SeatInfo | None]:
         out: list[SeatInfo | None] = [None] * rec.players

@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import payloads, texts
+from bot import messages, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -482,7 +482,7 @@ class Turns:
             text = t(plang, "⏰ {where}: your move — {n} h left.", where=where, n=seconds // 3600)
         else:
             text = t(plang, "⏰ {where}: your move — {n} s left.", where=where, n=seconds)
-        show = Button("🂠 " + t(plang, "Show my hand"), payloads.make("h", table=rec.id))
+        show = Button(messages.show_mine(rec.game, plang), payloads.make("h", table=rec.id))
         try:
             await self.publishing.send_private(self.ctx.user_value(user), Message(text, buttons=((show,),)))
         except Unreachable:

@@ -215,7 +215,9 @@ class DiscordPort:
             return
         await self.client.tell(handle, text)
 
-    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+    async def invite_private(
+        self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
+    ) -> MessageRef | None:
         """A channel message mentioning the user, with a button that shows him his private view.
 
         Invitations to the same table (same start payload) in one channel share one message: a second user
@@ -228,7 +230,7 @@ class DiscordPort:
             mentions.append(user.id)
             lines.append(msg.text)
         content = clip(" ".join(f"<@{uid}>" for uid in mentions) + "\n" + "\n".join(lines), MAX_CONTENT)
-        view = self._view(msg, [StartButton.make(texts.open_hand(lang), start_payload)])
+        view = self._view(msg, [StartButton.make(label or texts.open_hand(lang), start_payload)])
         mentions_allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
         if known is not None:
             try:

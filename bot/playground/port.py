@@ -191,7 +191,9 @@ class PlaygroundPort:
         if isinstance(handle, Handle):
             handle.client.send({"type": "answer", "req": handle.req, "text": text, "alert": alert})
 
-    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+    async def invite_private(
+        self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
+    ) -> MessageRef | None:
         invite = {"payload": start_payload, "user": user.name, "user_id": user.id}
         entry = self.board.add_message(room_key(chat.id), msg, invite=invite)
         self._touch(room_key(chat.id))

@@ -177,7 +177,9 @@ class TelegramPort:
             raise
         return await self._remember(sent, msg, None)
 
-    async def invite_private(self, chat: Chat, user: User, msg: Message, start_payload: str) -> MessageRef | None:
+    async def invite_private(
+        self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
+    ) -> MessageRef | None:
         label = texts.open_private(user.language or chat.language)
         link = Button(label, url=deep_link(self.username, start_payload), style="primary")
         return await self.send_public(chat, replace(msg, buttons=(*msg.buttons, (link,))))
