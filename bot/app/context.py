@@ -130,6 +130,12 @@ class Context:
         """Seconds a finished round stays on view before the next deal is shown."""
         return self.round_pause if self.round_pause is not None else self.table_pause(rec)
 
+    def rules_of(self, rec: TableRec, lang: str) -> str:
+        """The rules text of table ``rec``: its game, seats, conventions, turn timer and round pause."""
+        return texts.rules_text(
+            rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang, self.table_pause(rec)
+        )
+
     @staticmethod
     def table_pause(rec: TableRec) -> int:
         """The table's ``round_pause`` option (what its lobby shows)."""

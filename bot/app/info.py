@@ -37,14 +37,7 @@ class Info:
         game = texts.parse_game(cmd.args)
         rec = await self.ctx.storage.open_table(chat.id) if chat is not None else None
         if rec is not None and (game is None or game == rec.game):
-            text = texts.rules_text(
-                rec.game,
-                rec.players,
-                self.ctx.core_options(rec),
-                self.ctx.timer_of(rec),
-                lang,
-                self.ctx.table_pause(rec),
-            )
+            text = self.ctx.rules_of(rec, lang)
         else:
             game = game or "thousand"
             defaults = self.lobby.table_options(

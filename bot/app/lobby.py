@@ -132,27 +132,13 @@ class Lobby:
         rec = await self.ctx.storage.open_table(chat.id)
         if rec is not None and rec.status == LOBBY:
             await self.publishing.refresh_lobby(rec, lang, page="set")
-            text = texts.rules_text(
-                rec.game,
-                rec.players,
-                self.ctx.core_options(rec),
-                self.ctx.timer_of(rec),
-                lang,
-                self.ctx.table_pause(rec),
-            )
+            text = self.ctx.rules_of(rec, lang)
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The host changes them with the buttons on the table."))
             )
             return
         if rec is not None:
-            text = texts.rules_text(
-                rec.game,
-                rec.players,
-                self.ctx.core_options(rec),
-                self.ctx.timer_of(rec),
-                lang,
-                self.ctx.table_pause(rec),
-            )
+            text = self.ctx.rules_of(rec, lang)
             await self.publishing.reply(
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )

@@ -182,13 +182,12 @@ class Publishing:
         msg = self.lobby_msg(rec, lang, page)
         await self.show_public(rec, chat, msg)
 
-    async def table_msg(self, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None) -> Message:
+    async def draw_table(self, rec: TableRec, view: dict[str, Any], recent: list[Any], lang: str) -> Message:
+        """The table message of ``view`` (the public view) with the ``recent`` events, drawn in the pool."""
         title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
-        view = live.state.view(None)
         names = self.names(rec, lang)
         infos = self.infos(rec, lang)
-        recent = list(live.recent)
-        msg = await asyncio.get_running_loop().run_in_executor(
+        return await asyncio.get_running_loop().run_in_executor(
             self.ctx.pool,
             lambda: messages.table_message(
                 game=rec.game,
@@ -202,6 +201,9 @@ class Publishing:
                 style=self.ctx.style,
             ),
         )
+
+    async def table_msg(self, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None) -> Message:
+        msg = await self.draw_table(rec, live.state.view(None), list(live.recent), lang)
         if notes or rec.status != PLAYING:
             extra = list(notes or [])
             if rec.status not in (PLAYING, FINISHED):

@@ -109,22 +109,7 @@ class Rounds:
     ) -> Message:
         """The table message while a finished round is on view: its last trick and result, no buttons."""
         title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
-        names = self.publishing.names(rec, lang)
-        infos = self.publishing.infos(rec, lang)
-        msg = await asyncio.get_running_loop().run_in_executor(
-            self.ctx.pool,
-            lambda: messages.table_message(
-                game=rec.game,
-                table_id=rec.id,
-                view=view,
-                names=names,
-                seats=infos,
-                recent=[],
-                lang=lang,
-                title=title,
-                style=self.ctx.style,
-            ),
-        )
+        msg = await self.publishing.draw_table(rec, view, [], lang)
         text = "\n".join([title, *lines[-messages.CAPTION_EVENTS :], t(lang, "Next deal in {n} s.", n=round(pause))])
         return Message(messages.fit(text), image=msg.image, image_name=msg.image_name)
 
