@@ -213,10 +213,13 @@ async def test_the_table_command_shows_the_table_and_the_hands_again(tmp_path):
         to_act = next(u for u in (ann, bob) if rec.seats[live.state.to_act].user.platform_id == u.user.id)
         other = bob if to_act is ann else ann
         old_table = world.table_message()
+        buttons = old_table.buttons()
         private_before = {u.user.id: len(world.port.private(u.user.id)) for u in (ann, bob)}
         await other.say(world.chat, "table")
         new_table = world.table_message()
-        assert new_table.id != old_table.id and new_table.buttons() == old_table.buttons()
+        assert new_table.id != old_table.id and new_table.buttons() == buttons
+        # the old table message is retired (issue 27 point 1): its picture stays, its buttons are gone
+        assert old_table.message.image_name == "table.jpg" and not old_table.buttons()
         for u in (ann, bob):  # the asker and the player to act: a new hand message each
             assert len(world.port.private(u.user.id)) == private_before[u.user.id] + 1
         assert to_act.hands()[0].id == world.port.private(to_act.user.id)[-1].id

@@ -13,6 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot import tablepass
 from bot.app import create_application
 from bot.port import Chat, Press
 from bot.webapp.auth import Session, Sessions, telegram_user
@@ -55,7 +56,8 @@ async def post_session(url: str, authorization: str | None, body: dict | None = 
 
 async def test_a_valid_init_data_opens_the_table_it_names_and_anything_else_is_refused(site):
     rec = await open_game(site.app, "den", person("Boris"), "kozel", 2)
-    good = init_data(ANNA, start_param=f"t{rec.id}")
+    ticket = tablepass.make(tablepass.key_of(TOKEN), rec.id)  # the pass the bot's links carry
+    good = init_data(ANNA, start_param=ticket)
     status, body = await post_session(site.url, "tma " + good)
     assert status == 200 and body["table"] == rec.id
     async with aiohttp.ClientSession() as http:
@@ -72,12 +74,19 @@ async def test_a_valid_init_data_opens_the_table_it_names_and_anything_else_is_r
         "ru",
     )
     # the table may also come from the page's address (a web_app button opens /app/?t=<table>)
-    status, body = await post_session(site.url, "tma " + init_data(ANNA), {"table": f"t{rec.id}"})
+    status, body = await post_session(site.url, "tma " + init_data(ANNA), {"table": ticket})
     assert status == 200 and body["table"] == rec.id
+    # a table number alone, or a pass signed by another bot, opens nothing: nobody watches a chat's game by counting
+    other = tablepass.make(tablepass.key_of("654321:ANOTHER-bot-token"), rec.id)
+    for guessed in (f"t{rec.id}", other, ticket[:-1] + ("A" if ticket[-1] != "A" else "B"), f"t{rec.id}-"):
+        for how in ({"start_param": guessed}, {"body": {"table": guessed}}):
+            data = init_data(ANNA, start_param=how.get("start_param"))
+            status, body = await post_session(site.url, "tma " + data, how.get("body"))
+            assert (status, body) == (404, {"error": "no_table"}), (guessed, how)
 
     tampered = good.replace("Anna", "Mallory")
-    two_days_old = init_data(ANNA, auth_date=int(time.time()) - 2 * 24 * 3600, start_param=f"t{rec.id}")
-    foreign = init_data(ANNA, token="654321:ANOTHER-bot-token", start_param=f"t{rec.id}")
+    two_days_old = init_data(ANNA, auth_date=int(time.time()) - 2 * 24 * 3600, start_param=ticket)
+    foreign = init_data(ANNA, token="654321:ANOTHER-bot-token", start_param=ticket)
     refused = {
         "tampered user": ("tma " + tampered, "bad_signature"),
         "another bot's token": ("tma " + foreign, "bad_signature"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.fake_bot_api import FakeBotAPI
+from bot import tablepass
+from testkit.fake_bot_api import TOKEN, FakeBotAPI
 from testkit.telegram_players import Player
 from tests.telegram_bot_support import LiveBot
 
@@ -56,8 +57,10 @@ async def test_the_mini_app_buttons_appear_only_with_webapp_url_and_web_app_only
         assert not opens and not web
         assert not [b for b in group + private if "web_app" in b or "Open the table" in b["text"]]
         return
-    assert web == [{"text": "🃏 Open the table", "web_app": {"url": f"{BASE}/app/?t={table_id}"}}]
+    ticket = tablepass.make(tablepass.key_of(TOKEN), table_id)  # the table's pass, signed by this bot
+    assert ticket.startswith(f"t{table_id}-") and tablepass.check(tablepass.key_of(TOKEN), ticket) == table_id
+    assert web == [{"text": "🃏 Open the table", "web_app": {"url": f"{BASE}/app/?t={ticket}"}}]
     if setup.endswith("NAME"):
-        assert [b["url"] for b in opens] == [f"https://t.me/{api.username}/table?startapp=t{table_id}"]
+        assert [b["url"] for b in opens] == [f"https://t.me/{api.username}/table?startapp={ticket}"]
     else:
-        assert [b["url"] for b in opens] == [f"{BASE}/app/?t={table_id}"]
+        assert [b["url"] for b in opens] == [f"{BASE}/app/?t={ticket}"]

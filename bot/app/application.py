@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import payloads
+from bot import payloads, tablepass
 from bot.app.context import Context
 from bot.app.info import Info
 from bot.app.lobby import Lobby
@@ -345,4 +345,5 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         round_pause=getattr(settings, "round_pause", None),
     )
     app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
     return app

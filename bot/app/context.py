@@ -68,6 +68,7 @@ class Context:
         self.outbox = Outbox()  # what moves show, sent after the table lock (bot.app.outbox)
         self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
         self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
+        self.webapp_key: bytes | None = None  # signs those buttons' table passes (bot.tablepass)
 
     def close_pools(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot import messages, payloads, texts
+from bot import messages, payloads, tablepass, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
@@ -212,7 +212,7 @@ class Publishing:
             buttons = msg.buttons if rec.status == PLAYING else ()
             msg = Message(text, image=msg.image, image_name=msg.image_name, buttons=buttons)
         if rec.status == PLAYING:
-            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang)
+            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang, self.ctx.webapp_key)
         return msg
 
     async def refresh_table(self, rec: TableRec, notes: list[str] | None = None) -> None:
@@ -379,7 +379,7 @@ class Publishing:
             back = Button(t(lang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
             msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((back,),))
         if not view.get("finished"):
-            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang)
+            msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang, self.ctx.webapp_key)
         ref = MessageRef.from_json(seat_rec.private_ref)
         try:
             if press is not None and step is not None and press.message is not None:
@@ -409,13 +409,16 @@ class Publishing:
             log.info("an older hand message could not be retired")
 
 
-def with_open_button(msg: Message, webapp_url: str | None, table_id: int, lang: str) -> Message:
+def with_open_button(
+    msg: Message, webapp_url: str | None, table_id: int, lang: str, key: bytes | None = None
+) -> Message:
     """``msg`` with an "Open the table" button as its last row when the web table is public (``WEBAPP_URL``): the
     page ``<WEBAPP_URL>/app/?t=<table>``, opened as the platform's web app where it has them (``Button.web_app``)."""
     if not webapp_url:
         return msg
-    url = f"{webapp_url.rstrip('/')}/app/?t={table_id}"
-    row = (Button("🃏 " + t(lang, "Open the table"), url=url, web_app=f"t{table_id}"),)
+    ticket = tablepass.make(key, table_id)  # signed: only the links the bot gave out open the table
+    url = f"{webapp_url.rstrip('/')}/app/?t={ticket}"
+    row = (Button("🃏 " + t(lang, "Open the table"), url=url, web_app=ticket),)
     return Message(
         msg.text, image=msg.image, image_name=msg.image_name, document=msg.document, buttons=(*msg.buttons, row)
     )

@@ -28,7 +28,7 @@ from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Chat, Message, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageGone, MessageRef, Press, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -466,8 +466,15 @@ class Turns:
         chat = await self.people.chat_by_id(rec.chat_id)
         live = await self.ctx.live(rec)
         msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
-        ref = await self.ctx.port_for(chat.platform).send_public(self.ctx.chat_value(chat), msg)
+        port = self.ctx.port_for(chat.platform)
+        old = MessageRef.from_json(rec.message_ref)
+        ref = await port.send_public(self.ctx.chat_value(chat), msg)
         await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+        if old is not None and old != ref:  # the old table message is retired: its picture stays, its buttons go
+            try:
+                await port.edit_public(old, Message(msg.text, image=msg.image, image_name=msg.image_name))
+            except (MessageGone, Unreachable):
+                log.info("the old table message of table %s could not be retired", rec.id)
         rec = await self.ctx.storage.table(rec.id)
         for s in rec.seats:
             if s.user is None:

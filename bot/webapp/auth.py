@@ -128,11 +128,3 @@ class Sessions:
         if expires < (now if now is not None else time.time()):
             return None
         return Session(user, tables, room, expires)
-
-
-def table_of(start_param: object) -> int | None:
-    """``t17`` → 17 (the Mini App's start parameter and the page's ``?t=`` name a table that way)."""
-    ok = isinstance(start_param, str) and 1 < len(start_param) <= 13 and start_param[0] == "t"
-    if ok and start_param[1:].isdigit():  # type: ignore[index]
-        return int(start_param[1:])  # type: ignore[index]
-    return None

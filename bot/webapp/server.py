@@ -25,9 +25,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from bot import tablepass
 from bot.port import User
 from bot.storage import NotFound
-from bot.webapp.auth import BadInitData, Session, Sessions, table_of, telegram_user
+from bot.webapp.auth import BadInitData, Session, Sessions, telegram_user
 from bot.webapp.hub import Hub, Watcher, page_lang
 
 log = logging.getLogger(__name__)
@@ -139,9 +140,11 @@ async def session(request: web.Request) -> web.Response:
         launch = telegram_user(table.bot_token, credentials.strip())
     except BadInitData as e:
         return _refuse(e.code)
-    table_id = table_of(launch.start_param) or table_of(body.get("table"))
+    # a table's pass is signed by the bot (bot.tablepass): a guessed table number opens nothing
+    key = tablepass.key_of(table.bot_token)
+    table_id = tablepass.check(key, launch.start_param) or tablepass.check(key, body.get("table"))
     if table_id is None:
-        return _refuse("no_table", 400)
+        return _refuse("no_table", 400 if not (launch.start_param or body.get("table")) else 404)
     try:
         await table.hub.app.storage.table(table_id)
     except NotFound:
