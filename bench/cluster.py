@@ -123,7 +123,9 @@ async def empty_presses(cluster, chat_id: int, user, until: float, out: list[flo
 
 async def one_run(workers: int, tables: int, duration: float, seed: int) -> dict:
     rng = random.Random(seed)
-    async with Cluster(workers_count=workers, seed=seed, computer_pause=0.3) as cluster:
+    # no pause after a round: it is a wait the table asks for, not latency (it would be 5 s of every next_turn
+    # that crosses a deal)
+    async with Cluster(workers_count=workers, seed=seed, computer_pause=0.3, round_pause=0) as cluster:
         api = cluster.api
         groups = []
         for i in range(tables + 1):

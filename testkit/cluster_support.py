@@ -286,6 +286,7 @@ class Cluster:
     workers_count: int = 2
     seed: int = 1
     computer_pause: float = 0.3
+    round_pause: float | None = None  # None: each table's own pause after a round (5 s by default)
     tick_interval: float = 0.5
     edit_interval: float = 1.0  # Telegram's real limits by default
     group_per_minute: int = 20
@@ -329,6 +330,9 @@ class Cluster:
             PYTHONUNBUFFERED="1",
         )
         base.pop("DISCORD_BOT_TOKEN", None)
+        base.pop("ROUND_PAUSE", None)
+        if self.round_pause is not None:
+            base["ROUND_PAUSE"] = str(self.round_pause)
         self.storage = await Storage.open(self.db_url)  # migrated once here, before any worker starts
         for i in range(self.workers_count):
             port = free_port()

@@ -109,6 +109,18 @@ async def test_a_round_end_does_not_hold_the_table_while_the_sheet_waits(tmp_pat
         second, second_task = await press_soon(user, code)  # any move on his keyboard (the deal is random)
         assert await answered(port, second) == (None, False), "a move waited for the previous round's sheet"
         assert (await world.app.storage.table(1)).version == rec.version + 1
+        # and the move after it reaches the next player too: a group write held by the group's window (the
+        # round's sheet, or the next deal's new table message) never holds back the hands of later moves
+        rec2 = await world.app.storage.table(1)
+        seat2 = (await world.app.live(rec2)).state.to_act
+        after = next(u for u in world.users.values() if rec2.seats[seat2].user.platform_id == u.user.id)
+        for _ in range(SPINS):
+            if after.hands() and any(f".{rec2.version}." in b.payload for b in after.hands()[0].buttons()):
+                break
+            await asyncio.sleep(0.01)
+        assert after.hands() and any(f".{rec2.version}." in b.payload for b in after.hands()[0].buttons()), (
+            "the player after the next one still has old buttons while a group write waits"
+        )
         port.gate.set()
         await asyncio.gather(task, second_task)
         await world.app.idle()

@@ -3,9 +3,10 @@
 A move is stored under the table's lock; what it shows goes out afterwards, so that no press ever waits for a
 chat platform (a Telegram group's window can hold a new message for a minute). Two kinds of lanes:
 
-* a table lane (``replace``): the players' hands and choices first (the player to act before the others), then
-  the public table message. Work queued while the lane is busy replaces older unsent work of that table: the
-  newest table picture and hands win, nothing stale is shown.
+* replacing lanes (``replace``), two per table: its players' hands and choices (the player to act before the
+  others), and its public table message. Work queued while a lane is busy replaces older unsent work of that
+  lane: the newest table picture and hands win, nothing stale is shown; a table message waiting for a group's
+  window never holds back a hand.
 * a chat lane (``append``): score sheets and announcements of a chat, in order, one after another. A sheet
   waiting for the group never holds a hand or a table edit back.
 

@@ -42,7 +42,7 @@ class Publishing:
         self.ctx = ctx
         self.people = people
         self.shown_keys: dict[tuple[int, int], str] = {}  # (table, seat) -> what this worker last showed him
-        self.published: dict[int, asyncio.Event] = {}  # table -> its latest queued publication
+        self.published: dict[int, tuple[asyncio.Event, ...]] = {}  # table -> its latest queued publication
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -232,19 +232,22 @@ class Publishing:
         notes: list[str] | None = None,
     ) -> asyncio.Event:
         """Queue what a stored move shows (``bot.app.outbox``): the hands whose content changed (the player to act
-        first) and the table message in the table's lane, newer moves replacing older unsent ones; at a round's
-        end the score sheet in the chat's lane, after those hands. Returns when it is queued; the event is set
-        once the hands and the table are shown (``settled``)."""
+        first) in the table's hands lane, the table message in its table lane, newer moves replacing older unsent
+        ones in each; at a round's end the score sheet in the chat's lane, after those. Two lanes, so that a
+        group write waiting for the group's window (a new message: Telegram's 20 a minute) never holds back the
+        next move's hands. Returns the table's event, set once the table is shown (``settled`` waits for both)."""
         snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
         for s in rec.seats:
             if s.user is not None:  # what the player saw before this move, unless this worker showed him more since
                 self.shown_keys.setdefault((rec.id, s.seat), _private_key(before.view(s.seat)))
-        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_move(rec, snap, notes))
-        self.published[rec.id] = shown
+        hands = self.queue_hands(rec, snap)
+        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, notes))
+        self.published[rec.id] = (hands, shown)
         if round_ended:
 
             async def sheet() -> None:
-                await shown.wait()  # the next round's hands go out before the sheet
+                await hands.wait()  # the next round's hands go out before the sheet
+                await shown.wait()
                 chat = await self.people.chat_by_id(rec.chat_id)
                 await self.post_sheet(rec, snap, list(events), chat, self.people.chat_lang(chat))
 
@@ -253,9 +256,12 @@ class Publishing:
 
     async def settled(self, table_id: int) -> None:
         """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
-        event = self.published.get(table_id)
-        if event is not None:
+        for event in self.published.get(table_id, ()):
             await event.wait()
+
+    def queue_hands(self, rec: TableRec, live: Live) -> asyncio.Event:
+        """Queue the hands of ``live`` whose content changed in the table's hands lane (newer replaces unsent)."""
+        return self.ctx.outbox.replace(("hands", rec.id), lambda: self._show_hands(rec, live))
 
     def later(self, chat: ChatRec, msg: Message) -> None:
         """Post a message in the chat after its queued sheets and announcements, without waiting for it."""
@@ -267,10 +273,9 @@ class Publishing:
 
         self.ctx.outbox.append(("chat", chat.id), post)
 
-    async def _show_move(self, rec: TableRec, live: Live, notes: list[str] | None) -> None:
+    async def _show_hands(self, rec: TableRec, live: Live) -> None:
         fresh = await self.ctx.storage.table(rec.id)  # where the messages are now (another move may have sent one)
         rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
-        chat = await self.people.chat_by_id(rec.chat_id)
         to_act = live.state.to_act
         for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)):
             if s.user is None:
@@ -280,11 +285,16 @@ class Publishing:
             if key != self.shown_keys.get((rec.id, s.seat)) or view.get("finished"):
                 await self.send_hand(rec, s.seat, view=view)
                 self.shown_keys[(rec.id, s.seat)] = key
-        lang = self.people.chat_lang(chat)
-        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
         if live.state.finished:
             for s in rec.seats:
                 self.shown_keys.pop((rec.id, s.seat), None)
+
+    async def _show_table(self, rec: TableRec, live: Live, notes: list[str] | None) -> None:
+        fresh = await self.ctx.storage.table(rec.id)  # where the message is now (another move may have sent one)
+        rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
+        chat = await self.people.chat_by_id(rec.chat_id)
+        lang = self.people.chat_lang(chat)
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
 
     async def post_sheet(self, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str) -> None:
         state = live.state

@@ -123,11 +123,9 @@ class Rounds:
         lang = self.people.chat_lang(chat)
         live = await self.ctx.live(rec)
         port = self.ctx.port_for(chat.platform)
-        # the hands first (the player to act first): a group write may wait for the group's window (issue 26)
-        to_act = live.state.to_act
-        for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)):
-            if s.user is not None:
-                await self.publishing.send_hand(rec, s.seat, view=live.state.view(s.seat))
+        # the hands first (the player to act first), in the table's hands lane: a group write may wait for the
+        # group's window (issue 26), and a later move's hands must not pass these
+        await self.publishing.queue_hands(rec, live).wait()
         old = MessageRef.from_json(rec.message_ref)
         if old is not None:
             sheet = await self.sheet(rec, live, chat, lang, lines)

@@ -261,7 +261,7 @@ class Turns:
                 ("table", stored.id),
                 lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
             )
-            self.publishing.published[stored.id] = shown
+            self.publishing.published[stored.id] = (shown,)
             return stored
         self.publishing.publish(stored, live, before, events, round_ended=new.finished, notes=notes)
         self.kick_if_computer(stored)
