@@ -12,7 +12,7 @@ import pytest
 
 from core.ai.player import ComputerPlayer
 from core.i18n import t
-from tests.app_support import World, db_path, make_world, open_table, reopen
+from tests.app_support import World, db_path, make_world, open_table, reopen, worker
 
 
 class Gate:
@@ -164,4 +164,104 @@ async def test_the_next_deals_turn_timer_starts_when_the_deal_is_shown(tmp_path)
         assert rec.deadline == world.clock.now + timedelta(seconds=5 + timer - lead)
     finally:
         gate.open.set()
+        await world.app.close()
+
+
+async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(tmp_path):
+    """After the pause the next deal's hands go out first and the new table message may wait for the group's
+    window; a player who moves meanwhile must not turn the finished round's sheet back into a table."""
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    held, release = asyncio.Event(), asyncio.Event()
+    send_public = world.port.send_public
+
+    async def slow_group(chat, msg, **kw):  # the group's window is spent: a new table message waits
+        if msg.image_name == "table.jpg" and gate.open.is_set():
+            held.set()
+            await release.wait()
+        return await send_public(chat, msg, **kw)
+
+    world.port.send_public = slow_group
+    mover = None
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        first = world.table_message()
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        gate.open.set()
+        await asyncio.wait_for(held.wait(), 30)
+        rec = await world.app.storage.table(1)
+        live = await world.app.live(rec)
+        seat = live.state.to_act
+        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        action = ComputerPlayer("kozel", "normal", seed=1).decide(live.state.view(seat), live.round_events)
+        mover = asyncio.create_task(user.play_code(action.code()))  # his hand of the next deal is here already
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if (await world.app.storage.table(1)).version > rec.version:
+                break
+        assert (await world.app.storage.table(1)).version == rec.version + 1
+        release.set()
+        assert await asyncio.wait_for(mover, 30)
+        await world.app.idle()
+        assert first.message.image_name == "sheet.jpg" and not first.buttons()  # the round's sheet stays
+        tables = [s for s in world.group() if s.message.image_name == "table.jpg" and s.buttons()]
+        assert tables == [world.table_message()] and world.group()[-1] is tables[0]
+        version = (await world.app.storage.table(1)).version
+        assert any(f".{version}." in b.payload for s in world.port.private(user.user.id) for b in s.buttons()) or (
+            await hand_to_play(world)
+        )
+    finally:
+        gate.open.set()
+        release.set()
+        if mover is not None and not mover.done():
+            mover.cancel()
+        await world.app.close()
+
+
+async def test_two_workers_post_the_next_deal_once(tmp_path):
+    """Worker A ends the round and posts the next deal's table, which waits for the group's window; a move
+    delivered to worker B meanwhile must neither deal again nor write over the sheet: A shows B's move once its
+    table is up (the deal is claimed by a compare-and-set on the table's message reference)."""
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    second = await worker(world.url, world.port, world.clock, round_pause=None, sleep=gate.sleep)
+    held, release = asyncio.Event(), asyncio.Event()
+    send_public = world.port.send_public
+
+    async def slow_group(chat, msg, **kw):
+        if msg.image_name == "table.jpg" and gate.open.is_set() and not release.is_set():
+            held.set()
+            await release.wait()
+        return await send_public(chat, msg, **kw)
+
+    world.port.send_public = slow_group
+    mover = None
+    try:
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        first = world.table_message()
+        await play_until_round_ends(world, ["Ann", "Bob"])
+        gate.open.set()
+        await asyncio.wait_for(held.wait(), 30)
+        rec = await world.app.storage.table(1)
+        live = await world.app.live(rec)
+        seat = live.state.to_act
+        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        user.app = second  # his press reaches the other worker
+        action = ComputerPlayer("kozel", "normal", seed=1).decide(live.state.view(seat), live.round_events)
+        mover = asyncio.create_task(user.play_code(action.code()))
+        assert await asyncio.wait_for(mover, 30)  # answered by B while A's table waits for the group
+        assert (await world.app.storage.table(1)).version == rec.version + 1
+        release.set()
+        await world.app.idle()
+        await second.idle()
+        assert first.message.image_name == "sheet.jpg" and not first.buttons()
+        tables = [s for s in world.group() if s.message.image_name == "table.jpg" and s.buttons()]
+        assert tables == [world.table_message()] and world.group()[-1] is tables[0]  # one deal, at the bottom
+        assert tables[0].edits >= 1  # and it shows B's move
+    finally:
+        gate.open.set()
+        release.set()
+        if mover is not None and not mover.done():
+            mover.cancel()
+        await second.close()
         await world.app.close()

@@ -218,6 +218,28 @@ async def test_the_press_that_stored_a_move_is_known_to_every_worker(db_url: str
 
 
 # ---- finding 3: invitations live in the database --------------------------------------------------------
+async def test_the_next_deal_is_claimed_by_one_worker_of_several(db_url: str):
+    """``swap_message_ref``: a compare-and-set of the table message's reference; of workers that race to post a
+    round's next deal, exactly one wins (issue 27 point 1 under several workers)."""
+    stores = [await Storage.open(db_url)] + [await Storage.open(db_url, migrate=False) for _ in range(3)]
+    try:
+        table, _ = await setup_table(stores[0], "kozel", 2, seed="claim-1", chat="-claim")
+        pending = {"platform": "telegram", "chat_id": "-claim", "message_id": "7", "deal_pending": 3}
+        await stores[0].set_message_ref(table.id, pending)
+        claims = [{**pending, "deal_showing": float(i)} for i in range(4)]
+        won = await asyncio.gather(*(st.swap_message_ref(table.id, pending, c) for st, c in zip(stores, claims)))
+        assert sorted(won) == [False, False, False, True]
+        winner = claims[won.index(True)]
+        assert (await stores[1].table(table.id)).message_ref == winner
+        assert not await stores[2].swap_message_ref(table.id, pending, None)  # it changed: nothing written
+        assert (await stores[3].table(table.id)).message_ref == winner
+        with pytest.raises(NotFound):
+            await stores[0].swap_message_ref(table.id + 1000, None, pending)
+    finally:
+        for st in stores:
+            await st.close()
+
+
 async def test_invitations_are_shared_by_workers_and_go_when_the_table_starts_or_ends(db_url: str):
     one = await Storage.open(db_url)
     two = await Storage.open(db_url, migrate=False)

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
 HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
+PENDING = "deal_pending"  # the key of a table's message reference while its finished round is on view
+DEALING = "deal_showing"  # ... while one worker posts the next deal's table (its clock's epoch seconds)
+DEAL_LEASE = 60.0  # seconds after which a worker's unfinished posting of a deal is taken over by another
 
 
 def _private_key(view: dict[str, Any]) -> str:
@@ -43,6 +47,9 @@ class Publishing:
         self.people = people
         self.shown_keys: dict[tuple[int, int], str] = {}  # (table, seat) -> what this worker last showed him
         self.published: dict[int, tuple[asyncio.Event, ...]] = {}  # table -> its latest queued publication
+        # shows the next deal of a table whose finished round is on view (``bot.app.rounds`` sets it): the table
+        # lane's work calls it instead of editing the finished round's message
+        self.on_pending: Callable[[int], Awaitable[None]] | None = None
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -259,6 +266,11 @@ class Publishing:
         for event in self.published.get(table_id, ()):
             await event.wait()
 
+    def deal_lapsed(self, ref: dict[str, Any]) -> bool:
+        """A worker began to post a deal and has not finished within ``DEAL_LEASE`` (it died): take it over."""
+        started = ref.get(DEALING)
+        return isinstance(started, int | float) and self.ctx.clock().timestamp() - started > DEAL_LEASE
+
     def queue_hands(self, rec: TableRec, live: Live) -> asyncio.Event:
         """Queue the hands of ``live`` whose content changed in the table's hands lane (newer replaces unsent)."""
         return self.ctx.outbox.replace(("hands", rec.id), lambda: self._show_hands(rec, live))
@@ -291,6 +303,12 @@ class Publishing:
 
     async def _show_table(self, rec: TableRec, live: Live, notes: list[str] | None) -> None:
         fresh = await self.ctx.storage.table(rec.id)  # where the message is now (another move may have sent one)
+        ref = fresh.message_ref
+        if isinstance(ref, dict) and (PENDING in ref or DEALING in ref) and self.on_pending is not None:
+            if PENDING in ref or self.deal_lapsed(ref):
+                await self.on_pending(rec.id)  # the finished round's message becomes its sheet; the table goes below
+            # else another worker is posting the next deal's table: it shows the latest move when it is done
+            return
         rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)

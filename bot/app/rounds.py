@@ -26,7 +26,7 @@ from typing import Any
 from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import HELD, REMATCH_OF, Publishing
+from bot.app.publishing import DEALING, HELD, PENDING, REMATCH_OF, Publishing
 from bot.live import Live
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -38,14 +38,14 @@ from renderers import render_hand
 
 log = logging.getLogger(__name__)
 
-PENDING = "deal_pending"  # the key of the message reference that marks a round end still on view
-
 
 class Rounds:
     def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
         self.ctx = ctx
         self.people = people
         self.publishing = publishing
+        self.lines: dict[int, list[str]] = {}  # table -> the sentences of its finished round still on view
+        publishing.on_pending = self.deal_pending
 
     # ---- a round ends ---------------------------------------------------------------------------------------
     async def round_over(
@@ -66,7 +66,13 @@ class Rounds:
         names = self.publishing.names(rec, lang)
         lines = messages.sentences(rec.game, events, lang, names)
         if pause <= 0:
-            await self.deal(rec.id, lines)
+            fresh = await self.ctx.storage.table(rec.id)
+            self.lines[rec.id] = lines
+            if isinstance(fresh.message_ref, dict):  # marked, so that no other worker edits it meanwhile
+                await self.ctx.storage.set_message_ref(rec.id, {**fresh.message_ref, PENDING: rec.version})
+                await self.deal_pending(rec.id)
+            else:
+                await self.deal(rec.id, self.lines.pop(rec.id, []))
             then()
             return
         msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)
@@ -79,12 +85,15 @@ class Rounds:
         if shown is None:
             shown = await port.send_public(self.ctx.chat_value(chat), msg)
         await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
-        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec.id, pause, lines, then))
+        self.lines[rec.id] = lines
+        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec.id, pause, then))
 
-    async def _after_pause(self, table_id: int, pause: float, lines: list[str], then: Callable[[], None]) -> None:
+    async def _after_pause(self, table_id: int, pause: float, then: Callable[[], None]) -> None:
         try:
             await self.ctx.sleep(pause)
-            await self.deal(table_id, lines)  # no table lock across platform I/O: no move is open before it
+            # in the table's lane (no table lock across platform I/O): a later move's table edit waits behind it,
+            # or, if it replaced this work first, shows the deal itself (``Publishing.on_pending``)
+            await self.ctx.outbox.replace(("table", table_id), lambda: self.deal_pending(table_id)).wait()
             then()
         except asyncio.CancelledError:
             raise
@@ -100,9 +109,24 @@ class Rounds:
 
     async def resume(self, rec: TableRec) -> None:
         """After a restart: a round end that was still on view gets its next deal shown now."""
-        if isinstance(rec.message_ref, dict) and rec.message_ref.get(PENDING) is not None:
-            async with self.ctx.lock(rec.id):
-                await self.deal(rec.id, [])
+        ref = rec.message_ref
+        if isinstance(ref, dict) and (PENDING in ref or DEALING in ref):  # DEALING: the worker that posted died
+            await self.ctx.outbox.replace(("table", rec.id), lambda: self.deal_pending(rec.id, taking_over=True)).wait()
+
+    async def deal_pending(self, table_id: int, *, taking_over: bool = False) -> None:
+        """The next deal of a table whose finished round is on view, by the one worker that claims it (a
+        compare-and-set on the message reference); nothing when it was shown already or another worker shows it."""
+        rec = await self.ctx.storage.table(table_id)
+        ref = rec.message_ref
+        if not isinstance(ref, dict):
+            return
+        lapsed = DEALING in ref and (taking_over or self.publishing.deal_lapsed(ref))
+        if PENDING not in ref and not lapsed:
+            return
+        claimed = {k: v for k, v in ref.items() if k not in (PENDING, DEALING)}
+        claimed[DEALING] = self.ctx.clock().timestamp()
+        if await self.ctx.storage.swap_message_ref(table_id, ref, claimed):
+            await self.deal(table_id, self.lines.pop(table_id, []))
 
     async def ended_message(
         self, rec: TableRec, view: dict[str, Any], lines: list[str], lang: str, pause: float
@@ -118,6 +142,7 @@ class Rounds:
         below it and the hands go out. Nothing when the table has stopped meanwhile."""
         rec = await self.ctx.storage.table(table_id)
         if rec.status != PLAYING or rec.broken:
+            self.lines.pop(table_id, None)
             return
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
@@ -136,6 +161,11 @@ class Rounds:
         table = await self.publishing.table_msg(rec, live, lang)
         new = await port.send_public(self.ctx.chat_value(chat), table)
         await self.ctx.storage.set_message_ref(rec.id, new.to_json())
+        latest = await self.ctx.storage.table(table_id)
+        if latest.status == PLAYING and latest.version != rec.version:  # moves stored meanwhile by another worker
+            again = await self.publishing.table_msg(latest, await self.ctx.live(latest), lang)
+            with contextlib.suppress(MessageGone):
+                await port.edit_public(new, again)
 
     async def sheet(self, rec: TableRec, live: Live, chat: ChatRec, lang: str, lines: list[str]) -> Message:
         """The round's score sheet (all rounds so far) with the round's sentences."""

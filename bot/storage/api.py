@@ -157,6 +157,11 @@ class Storage:
     async def set_message_ref(self, table_id: int, ref: dict[str, Any] | None) -> None:
         await tables.set_message_ref(self.db, table_id, ref)
 
+    async def swap_message_ref(
+        self, table_id: int, expected: dict[str, Any] | None, ref: dict[str, Any] | None
+    ) -> bool:
+        return await tables.swap_message_ref(self.db, table_id, expected, ref)
+
     async def abandon_table(self, table_id: int) -> TableRec:
         return await tables.abandon_table(self.db, table_id)
 

@@ -430,6 +430,24 @@ async def set_message_ref(db: Database, table_id: int, ref: dict[str, Any] | Non
         raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
 
 
+async def swap_message_ref(
+    db: Database, table_id: int, expected: dict[str, Any] | None, ref: dict[str, Any] | None
+) -> bool:
+    """Compare-and-set of the table's message reference: ``ref`` only if it is still ``expected`` (the row is
+    locked meanwhile: one worker of several wins). False when it changed."""
+    check_id(table_id)
+    async with db.write() as conn:
+        row = (
+            await conn.execute(select(GAME_TABLES.c.message_ref).where(GAME_TABLES.c.id == table_id).with_for_update())
+        ).first()
+        if row is None:
+            raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
+        if row.message_ref != expected:
+            return False
+        await conn.execute(update(GAME_TABLES).where(GAME_TABLES.c.id == table_id).values(message_ref=ref))
+    return True
+
+
 async def abandon_table(db: Database, table_id: int) -> TableRec:
     """Stop a table in the lobby or in play (broken ones too); nobody is rated."""
     check_id(table_id)
