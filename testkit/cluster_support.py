@@ -25,7 +25,6 @@ import socket
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from aiohttp import web
 
 from bot import payloads
 from bot.storage import Storage
+from testkit import pg
 from testkit.fake_bot_api import FakeBotAPI, FakeUser, Shown
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -52,37 +52,13 @@ GROUP_WRITES = (
 )
 
 
-async def _pg_admin(sql: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    url = make_url(PG_ADMIN_URL)
-    conn = await asyncpg.connect(
-        host=url.host or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        database=url.database or "postgres",
-    )
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 async def fresh_pg_database() -> str:
     """A new empty database on the TEST_DATABASE_URL server (default the local one); returns its URL."""
-    from sqlalchemy.engine import make_url
-
-    name = f"tablebot_{uuid.uuid4().hex[:12]}"
-    await _pg_admin(f'CREATE DATABASE "{name}"')
-    return make_url(PG_ADMIN_URL).set(drivername="postgresql+asyncpg", database=name).render_as_string(False)
+    return await pg.fresh_database(PG_ADMIN_URL)
 
 
 async def drop_pg_database(url: str) -> None:
-    from sqlalchemy.engine import make_url
-
-    await _pg_admin(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    await pg.drop_database(PG_ADMIN_URL, url)
 
 
 def free_port() -> int:

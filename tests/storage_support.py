@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from bot.storage import ResultSpec, SeatSpec, Storage, TableRec
 from core import games
 from core.base import GameState
 from core.randomplay import policy_for
 from core.rng import stream
+from testkit import pg
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -51,34 +50,15 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
 
 
-async def _pg_admin(sql: str) -> None:
-    import asyncpg
-
-    assert PG_URL is not None
-    url = make_url(PG_URL)
-    conn = await asyncpg.connect(
-        host=url.host or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        database=url.database or "postgres",
-    )
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 async def fresh_pg_database() -> str:
     """A new empty PostgreSQL database on the TEST_DATABASE_URL server; returns its URL."""
     assert PG_URL is not None
-    name = f"tablebot_{uuid.uuid4().hex[:12]}"
-    await _pg_admin(f'CREATE DATABASE "{name}"')
-    return make_url(PG_URL).set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
+    return await pg.fresh_database(PG_URL)
 
 
 async def drop_pg_database(url: str) -> None:
-    await _pg_admin(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    assert PG_URL is not None
+    await pg.drop_database(PG_URL, url)
 
 
 async def database_url(backend: str, tmp_path: Path) -> str:

@@ -113,6 +113,26 @@ async def test_forged_huge_ids_are_refused_as_invalid(
         all_acknowledged_in_time(fake)
 
 
+async def test_a_button_press_carrying_a_menus_id_is_answered(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Found by the Discord monkey: a press of type button with the custom id of a select menu on the same
+    message (a forged or confused client) was matched to the menu by its id alone, so nobody answered it and the
+    user's client showed "This interaction failed". It is answered now, and nothing changes."""
+    async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
+        alice = Player(fake, run, ALICE)
+        await alice.slash("new", game="deberts", players=3)
+        await alice.click(table_message(fake), "Settings")  # the conventions: more rows than fit, select menus
+        lobby = next(m for m in fake.channel_messages() if m.selects())
+        menus = [s["custom_id"] for s in lobby.selects()]
+        assert menus, [b.get("label") for b in lobby.buttons()]
+        before = (await app.storage.table(1)).lobby_rev
+        pressed = await fake.raw_click(ALICE, lobby, menus[0])
+        await run.settle(pressed)
+        assert pressed.acked.is_set()
+        assert fake.ephemeral_for(ALICE)[-1].content == "This button is out of date."
+        assert (await app.storage.table(1)).lobby_rev == before
+        all_acknowledged_in_time(fake)
+
+
 async def test_an_export_number_bigger_than_a_database_integer_is_no_such_game(
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -204,7 +204,7 @@ class TableClient(discord.AutoShardedClient):
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = data.get("custom_id", "")
-        if not isinstance(custom_id, str) or _on_message(interaction, custom_id):
+        if not isinstance(custom_id, str) or _on_message(interaction, custom_id, data.get("component_type")):
             return  # a dynamic item handles it
         button = ids.BUTTON_TEMPLATE.fullmatch(custom_id)
         if button:
@@ -227,13 +227,15 @@ class TableClient(discord.AutoShardedClient):
             self.ack_delays.append(self.clock() - handle.received)
 
 
-def _on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
-    """Whether the message the press came from (as Discord has it now) still has a component with this id."""
+def _on_message(interaction: discord.Interaction[Any], custom_id: str, component_type: Any) -> bool:
+    """Whether the message the press came from (as Discord has it now) still has a component with this id and
+    of this type (discord.py dispatches on both: a button press carrying a menu's id reaches no item)."""
     message = interaction.message
     if message is None:
         return False
     for row in message.components:
         for child in getattr(row, "children", []):
-            if getattr(child, "custom_id", None) == custom_id:
+            kind = getattr(getattr(child, "type", None), "value", None)
+            if getattr(child, "custom_id", None) == custom_id and kind == component_type:
                 return True
     return False
