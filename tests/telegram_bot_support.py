@@ -30,7 +30,9 @@ class LiveBot:
     def __init__(self, api: FakeBotAPI, db: Path, **overrides) -> None:
         self.api = api
         self.settings = settings_for(
-            api, database_url=f"sqlite+aiosqlite:///{db}", computer_pause=0, tick_interval=0, round_pause=0, **overrides
+            api,
+            database_url=f"sqlite+aiosqlite:///{db}",
+            **{"computer_pause": 0, "tick_interval": 0, "round_pause": 0, **overrides},
         )
         self.app: Application | None = None
         self.busy = 0  # updates being handled

@@ -113,7 +113,8 @@ async def test_monkeys_press_and_type_at_random(api, tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     users = [api.add_user(11 + i, name) for i, name in enumerate(("Ann", "Bob", "Cid", "Dan"))]
     users.append(api.add_user(20, "Eve", started=False))  # never opened the bot's chat
-    bot = await LiveBot(api, tmp_path / "bot.sqlite3").start()
+    # a short pause after each round: the round end, its claim and the deal run as in a real chat
+    bot = await LiveBot(api, tmp_path / "bot.sqlite3", round_pause=0.5).start()
     monkeys = Monkeys(api, users, random.Random(SEED))
     try:
         api.say(users[0], GROUP, "/new thousand 3")
