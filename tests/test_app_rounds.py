@@ -10,8 +10,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.storage import TableRec
 from core.ai.player import ComputerPlayer
 from core.i18n import t
+from testkit.fakeport import FakeUser
 from tests.app_support import World, db_path, make_world, open_table, reopen, worker
 
 
@@ -167,21 +169,38 @@ async def test_the_next_deals_turn_timer_starts_when_the_deal_is_shown(tmp_path)
         await world.app.close()
 
 
-async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(tmp_path):
-    """After the pause the next deal's hands go out first and the new table message may wait for the group's
-    window; a player who moves meanwhile must not turn the finished round's sheet back into a table."""
-    gate = Gate()
-    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+def hold_new_tables(world: World, gate: Gate) -> tuple[asyncio.Event, asyncio.Event]:
+    """The group's window is spent once the pause is over: a new table message waits (``held`` is set) until
+    ``release`` is set."""
     held, release = asyncio.Event(), asyncio.Event()
     send_public = world.port.send_public
 
-    async def slow_group(chat, msg, **kw):  # the group's window is spent: a new table message waits
-        if msg.image_name == "table.jpg" and gate.open.is_set():
+    async def slow_group(chat, msg, **kw):
+        if msg.image_name == "table.jpg" and gate.open.is_set() and not release.is_set():
             held.set()
             await release.wait()
         return await send_public(chat, msg, **kw)
 
     world.port.send_public = slow_group
+    return held, release
+
+
+async def next_mover(world: World) -> tuple[TableRec, FakeUser, str]:
+    """The table, the player to act, and the code of the move the normal computer player would make for him."""
+    rec = await world.app.storage.table(1)
+    live = await world.app.live(rec)
+    seat = live.state.to_act
+    user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+    action = ComputerPlayer(rec.game, "normal", seed=1).decide(live.state.view(seat), live.round_events)
+    return rec, user, action.code()
+
+
+async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(tmp_path):
+    """After the pause the next deal's hands go out first and the new table message may wait for the group's
+    window; a player who moves meanwhile must not turn the finished round's sheet back into a table."""
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    held, release = hold_new_tables(world, gate)
     mover = None
     try:
         await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
@@ -189,12 +208,8 @@ async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(t
         await play_until_round_ends(world, ["Ann", "Bob"])
         gate.open.set()
         await asyncio.wait_for(held.wait(), 30)
-        rec = await world.app.storage.table(1)
-        live = await world.app.live(rec)
-        seat = live.state.to_act
-        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
-        action = ComputerPlayer("kozel", "normal", seed=1).decide(live.state.view(seat), live.round_events)
-        mover = asyncio.create_task(user.play_code(action.code()))  # his hand of the next deal is here already
+        rec, user, code = await next_mover(world)
+        mover = asyncio.create_task(user.play_code(code))  # his hand of the next deal is here already
         for _ in range(50):
             await asyncio.sleep(0.01)
             if (await world.app.storage.table(1)).version > rec.version:
@@ -225,16 +240,7 @@ async def test_two_workers_post_the_next_deal_once(tmp_path):
     gate = Gate()
     world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
     second = await worker(world.url, world.port, world.clock, round_pause=None, sleep=gate.sleep)
-    held, release = asyncio.Event(), asyncio.Event()
-    send_public = world.port.send_public
-
-    async def slow_group(chat, msg, **kw):
-        if msg.image_name == "table.jpg" and gate.open.is_set() and not release.is_set():
-            held.set()
-            await release.wait()
-        return await send_public(chat, msg, **kw)
-
-    world.port.send_public = slow_group
+    held, release = hold_new_tables(world, gate)
     mover = None
     try:
         await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
@@ -242,13 +248,9 @@ async def test_two_workers_post_the_next_deal_once(tmp_path):
         await play_until_round_ends(world, ["Ann", "Bob"])
         gate.open.set()
         await asyncio.wait_for(held.wait(), 30)
-        rec = await world.app.storage.table(1)
-        live = await world.app.live(rec)
-        seat = live.state.to_act
-        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        rec, user, code = await next_mover(world)
         user.app = second  # his press reaches the other worker
-        action = ComputerPlayer("kozel", "normal", seed=1).decide(live.state.view(seat), live.round_events)
-        mover = asyncio.create_task(user.play_code(action.code()))
+        mover = asyncio.create_task(user.play_code(code))
         assert await asyncio.wait_for(mover, 30)  # answered by B while A's table waits for the group
         assert (await world.app.storage.table(1)).version == rec.version + 1
         release.set()
