@@ -86,6 +86,9 @@ async def test_a_round_end_shows_the_result_before_the_next_deal(tmp_path, lang)
         table = world.table_message()
         assert world.group()[-1] is table and table is not first  # at the bottom again
         assert table.buttons()  # the live table keeps its buttons
+        # the new table tells the new round only: the finished round's plays are on the sheet just above it
+        assert len(first.text.splitlines()) > 2
+        assert not set(first.text.splitlines()[1:]) & set(table.text.splitlines()[1:]), (first.text, table.text)
         assert all(not s.buttons() for s in world.group()[:-1] if s.message.image_name in ("table.jpg", "sheet.jpg"))
         for u in ("Ann", "Bob"):  # each hand shows the next deal now
             assert world.port.private(world.users[u].user.id)[-1].message not in hands[u]
