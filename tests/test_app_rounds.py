@@ -140,9 +140,12 @@ async def test_a_restart_during_the_pause_shows_the_next_deal(tmp_path):
         first = world.table_message()
         await play_until_round_ends(world, ["Ann", "Bob"])
         assert t("ru", "Next deal in {n} s.", n=5) in first.text
+        on_view = first.text.splitlines()[1:-1]  # the round's end as the finished round showed it
         world = await reopen(world)  # the worker dies during the pause; the new one finishes the round's end
         await world.app.idle()
         assert first.message.image_name == "sheet.jpg" and not first.buttons()
+        # the new worker tells the round's end again on the sheet, from the table's events (nothing in memory)
+        assert on_view and on_view[-1] in first.text.splitlines(), (on_view, first.text)
         table = world.table_message()
         assert table is not first and world.group()[-1] is table and table.buttons()
         rec = await world.app.storage.table(1)

@@ -44,7 +44,9 @@ class Rounds:
         self.ctx = ctx
         self.people = people
         self.publishing = publishing
-        self.lines: dict[int, list[str]] = {}  # table -> the sentences of its finished round still on view
+        # table -> the sentences of its finished round still on view (another worker tells them again from the
+        # table's recent events: nothing of the game lives only here)
+        self.lines: dict[int, list[str]] = {}
         publishing.on_pending = self.deal_pending
 
     # ---- a round ends ---------------------------------------------------------------------------------------
@@ -126,7 +128,7 @@ class Rounds:
         claimed = {k: v for k, v in ref.items() if k not in (PENDING, DEALING)}
         claimed[DEALING] = self.ctx.clock().timestamp()
         if await self.ctx.storage.swap_message_ref(table_id, ref, claimed):
-            await self.deal(table_id, self.lines.pop(table_id, []))
+            await self.deal(table_id, self.lines.pop(table_id, None))
 
     async def ended_message(
         self, rec: TableRec, view: dict[str, Any], lines: list[str], lang: str, pause: float
@@ -137,9 +139,11 @@ class Rounds:
         text = "\n".join([title, *lines[-messages.CAPTION_EVENTS :], t(lang, "Next deal in {n} s.", n=round(pause))])
         return Message(messages.fit(text), image=msg.image, image_name=msg.image_name)
 
-    async def deal(self, table_id: int, lines: list[str]) -> None:
+    async def deal(self, table_id: int, lines: list[str] | None) -> None:
         """The finished round's table message becomes its score sheet (no buttons); the current table is posted
-        below it and the hands go out. Nothing when the table has stopped meanwhile."""
+        below it and the hands go out. Nothing when the table has stopped meanwhile. ``lines``: the finished
+        round's sentences (None: told again from the table's recent events, as a restarted or another worker
+        does)."""
         rec = await self.ctx.storage.table(table_id)
         if rec.status != PLAYING or rec.broken:
             self.lines.pop(table_id, None)
@@ -153,6 +157,10 @@ class Rounds:
         await self.publishing.queue_hands(rec, live).wait()
         old = MessageRef.from_json(rec.message_ref)
         if old is not None:
+            if lines is None:  # the events before this round's: how the finished round ended
+                cut = len(live.round_events)
+                before = live.recent[:-cut] if cut else list(live.recent)
+                lines = messages.sentences(rec.game, before, lang, self.publishing.names(rec, lang))
             sheet = await self.sheet(rec, live, chat, lang, lines)
             try:
                 await port.edit_public(old, sheet)
