@@ -133,6 +133,14 @@ async def test_monkeys_on_discord(fake: FakeDiscord, tmp_path: Path, caplog: pyt
                 if movers:
                     mover = rng.choice(movers)
                     await press(mover, rng.choice(mover.moves()))
+                else:  # a vote's Agree or a /stop ended it (or nobody can move): the three open the next game
+                    await act(await fake.slash(ALICE, "new", {"game": "thousand", "players": 3}))
+                    for u in (BOB, CAROL):
+                        await act(await fake.slash(u, "join", {}))
+                    lobby = table_message(fake)
+                    start = [b["label"] for b in lobby.buttons() if "Start" in (b.get("label") or "")]
+                    if start:
+                        await act(await fake.click(ALICE, lobby, start[0]))
             elif kind == "click" and mine:
                 message = rng.choice(mine)
                 await act(await fake.click(user, message, rng.choice(message.custom_ids())))
