@@ -272,3 +272,46 @@ def test_the_rectangles_of_the_hand_are_the_cards_in_the_hand_picture(game, play
     felt = picture.getpixel((2, 2))
     for _, (x0, y0, x1, y1) in boxes:
         assert picture.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) != felt
+
+
+async def test_a_frame_drawn_before_a_newer_one_went_out_is_not_sent_after_it(site, monkeypatch):
+    """Two refreshes of one page can race (a poll drawing the old table while the move's own refresh sends the
+    new one): the older frame must not follow the newer one and roll the page back (it made a round's sheet show
+    again over the next turn)."""
+    from bot.webapp import hub as hub_module
+    from bot.webapp.server import WEBTABLE_KEY
+
+    anna, boris = person("Anna"), person("Boris")
+    rec = await open_game(site.app, "den", anna, "kozel", 2, people=(boris,))
+    hub = site.runner.app[WEBTABLE_KEY].hub
+    async with aiohttp.ClientSession() as http:
+        a = await open_page(http, site.url, await session_for(http, site.url, "Anna", "den"))
+        b = await open_page(http, site.url, await session_for(http, site.url, "Boris", "den"))
+        fa = await a.wait(lambda f: f.get("type") == "table")
+        await b.wait(lambda f: f.get("type") == "table")
+        old = await site.app.storage.table(rec.id)
+        watcher = next(w for w in hub.watchers if w.user.name == "Anna")
+        build, held, drawn = hub_module.seatview.build, asyncio.Event(), asyncio.Event()
+
+        async def slow_build(**kw):
+            frame = await build(**kw)
+            if kw["rec"].version == old.version and kw["seat"] == watcher.seat:
+                drawn.set()
+                await held.wait()  # drawn from the old table; the move's refresh overtakes it
+            return frame
+
+        monkeypatch.setattr(hub_module.seatview, "build", slow_build)
+        late = asyncio.create_task(hub.refresh(watcher, force=True, known=old))
+        await asyncio.wait_for(drawn.wait(), 10)
+        mover = a if fa["your_turn"] else b
+        answer = await mover.press(mover.last_table()["actions"][0]["payload"])
+        assert answer["type"] == "answer"
+        await a.wait(lambda f: f.get("type") == "table" and f["version"] > old.version)
+        held.set()
+        await late
+        await asyncio.sleep(0.3)  # what the late refresh would send has arrived by now
+        versions = [f["version"] for f in a.tables()]
+        newer = next(i for i, v in enumerate(versions) if v > old.version)
+        assert all(v > old.version for v in versions[newer:]), versions  # never rolled back
+        for page in (a, b):
+            await page.close()

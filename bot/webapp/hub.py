@@ -209,6 +209,8 @@ class Hub:
             style=self.app.ctx.style,
             result=result,
         )
+        if w.table_id == rec.id and w.shown is not None and w.shown[0] > rec.version:
+            return  # a newer frame of this table went out while this one was drawn: never roll the page back
         w.table_id, w.shown, w.seat = rec.id, (rec.version, rec.status), seat
         w.send(frame)
 

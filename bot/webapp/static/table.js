@@ -137,6 +137,8 @@ class WebTable {
       if (frame.lang && WT_TEXT[frame.lang]) this.lang = frame.lang;
       this.emptyEl.textContent = this.t("waiting");
     } else if (frame.type === "table") {
+      // frames of one table may cross on the way: an older one never rolls the view back
+      if (this.frame && this.frame.table === frame.table && frame.version < this.frame.version) return;
       this.show(frame);
     } else if (frame.type === "none") {
       this.frame = null;
