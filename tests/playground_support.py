@@ -4,11 +4,14 @@ It records what arrives and drives the port the way the application does: ``new 
 lobby (the host seated) whose buttons carry the application's payload kinds (``j`` join, ``c`` add a
 computer, ``n`` seats, ``s`` start, with a lobby revision); the start turns it into a table message with a
 picture; "Show my hand" sends a hand to the presser's private pane; every press gets one ``answer`` (a notice
-for a button it did not offer, or an old one); accepted presses edit the same message in place.
+for a button it did not offer, or an old one); accepted presses edit the same message in place. The hand's
+"Think" redraws the hand at once but answers only when ``released`` is set (a press whose message changes
+before its answer, as a move's hand does).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +67,7 @@ class StandIn:
     tables: dict[str, MessageRef] = field(default_factory=dict)  # room -> lobby, then table message
     moves: dict[str, int] = field(default_factory=dict)  # room -> moves so far (the "version")
     lobbies: dict[str, Lobby] = field(default_factory=dict)  # room -> its lobby (until started)
+    released: asyncio.Event = field(default_factory=asyncio.Event)  # "Think" answers once it is set
 
     def attach(self, port: Port) -> None:
         self.port = port
@@ -78,6 +82,11 @@ class StandIn:
                 (Button("Move", f"m.{v}", style="primary"), Button("Stop", f"s.{v}", style="danger")),
             ),
         )
+
+    def hand(self, name: str, thinking: bool = False) -> Message:
+        buttons = ((Button("Play", "p"), Button("Think", "t")),)
+        text = f"{name}'s hand" + (" (thinking)" if thinking else "")
+        return Message(text=text, image=jpeg("maroon"), buttons=buttons)
 
     async def command(self, cmd: Command) -> None:
         self.commands.append(cmd)
@@ -106,8 +115,12 @@ class StandIn:
         lobby = self.lobbies.get(room) if room else None
         if lobby is not None and not lobby.started and press.payload[:1] in "jcns":
             await self.lobby_press(lobby, press)
+        elif press.payload == "t" and press.message is not None:
+            await self.port.edit_private(press.user, press.message, self.hand(press.user.name, thinking=True))
+            await self.released.wait()
+            await self.port.answer(press, "Thought")
         elif press.payload == "h" and room in self.moves:
-            msg = Message(text=f"{press.user.name}'s hand", image=jpeg("maroon"), buttons=((Button("Play", "p"),),))
+            msg = self.hand(press.user.name)
             try:
                 await self.port.send_private(press.user, msg, via=press)
             except Unreachable:

@@ -4,6 +4,8 @@ reconnecting after a restart."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
@@ -93,6 +95,36 @@ async def test_a_tab_plays_through_buttons_and_switches_language(site, page: Pag
     assert langs == [(True, "ru", "ru")]
     assert not await group.locator("li.said", has_text="/lang").count()
     await screenshot(page, str(tmp_path / "standin.png"))
+
+
+async def test_a_press_shows_it_waits_until_answered_also_when_its_message_is_drawn_again(site, page: Page):
+    """A tap on a hand whose message is redrawn before the answer (as a move redraws the hand) keeps its button
+    marked as waiting: the player sees his tap is still on its way, and a second tap is not sent. The mark goes
+    with the answer."""
+    app, url = site
+    await page.goto(url + "?room=study&name=Boris&lang=en")
+    await expect(page.locator("#status")).to_have_text("connected")
+    group = page.locator("[data-box=group]")
+    await group.locator("input").fill("/new deberts")
+    await group.locator("input").press("Enter")
+    await group.locator("li.bot").last.get_by_role("button", name="+ easy").click()
+    await expect(group.locator("li.bot").last.locator(".text")).to_contain_text("2. computer (easy)")
+    await group.locator("li.bot").last.get_by_role("button", name="Start").click()
+    await group.locator("li.bot").last.get_by_role("button", name="Show my hand").click()
+    hand = page.locator("[data-box=private] li.bot").last
+    await expect(hand.locator(".text")).to_have_text("Boris's hand")
+
+    app.released.clear()
+    await hand.get_by_role("button", name="Think").click()
+    await expect(hand.locator(".text")).to_have_text("Boris's hand (thinking)")  # drawn again: a new button
+    think = hand.get_by_role("button", name="Think")
+    await expect(think).to_have_class(re.compile("pending"))
+    await think.click(force=True)  # a second tap while waiting sends nothing
+    assert sum(p.payload == "t" for p in app.presses) == 1
+    app.released.set()
+    await expect(page.locator(".toast").last).to_have_text("Thought")
+    await expect(think).not_to_have_class(re.compile("pending"))
+    assert sum(p.payload == "t" for p in app.presses) == 1
 
 
 @pytest.mark.parametrize("people", [0, 1])

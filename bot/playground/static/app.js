@@ -131,7 +131,7 @@ function connect() {
   ws.onclose = () => {
     if (state.ws !== ws) return;
     setStatus("offline");
-    for (const [, el] of state.pending) el.classList.remove("pending");
+    for (const [, press] of state.pending) pressedButton(press)?.classList.remove("pending");
     state.pending.clear();
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
@@ -209,9 +209,22 @@ function settle(req) {
   const waiter = state.waiters.get(req);
   if (waiter) waiter();
   state.waiters.delete(req);
-  const el = state.pending.get(req);
-  if (el) el.classList.remove("pending");
+  const press = state.pending.get(req);
   state.pending.delete(req);
+  if (press && !isPending(press.id, press.payload)) pressedButton(press)?.classList.remove("pending");
+}
+
+// A press waits for its answer: its button shows so, also when its message is drawn again meanwhile (the
+// button is then a new element; the press is known by its message and payload)
+function pressedButton(press) {
+  if (press.el.isConnected) return press.el;
+  if (!press.id) return null;
+  return document.querySelector(`li[data-id="${CSS.escape(press.id)}"] button[data-payload="${CSS.escape(press.payload)}"]`);
+}
+
+function isPending(id, payload) {
+  for (const p of state.pending.values()) if (p.id === id && p.payload === payload) return true;
+  return false;
 }
 
 // ---- the panes ---------------------------------------------------------------------------------------------
@@ -337,7 +350,7 @@ function renderButton(entry, b) {
       const req = nextReq();
       if (send({ type: "start", req, payload: b.invite.payload })) {
         el.classList.add("pending");
-        state.pending.set(req, el);
+        state.pending.set(req, { el, id: null, payload: null });
       }
     });
     return el;
@@ -355,12 +368,13 @@ function renderButton(entry, b) {
   el.textContent = b.label;
   el.dataset.payload = b.payload;
   if (b.style && b.style !== "default") el.classList.add(b.style);
+  if (isPending(entry.id, b.payload)) el.classList.add("pending");
   el.addEventListener("click", () => {
     if (el.classList.contains("pending")) return;
     const req = nextReq();
     if (send({ type: "press", req, message: entry.id, payload: b.payload })) {
       el.classList.add("pending");
-      state.pending.set(req, el);
+      state.pending.set(req, { el, id: entry.id, payload: b.payload });
     }
   });
   return el;
