@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.port import Chat, Message
+from bot.telegram.coordination import LocalCoordinator, RedisCoordinator
 from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
 from tests.test_telegram_workers import HOOK, cleanup, redis_url  # noqa: F401 - the fixture
@@ -44,3 +47,23 @@ async def test_group_writes_are_timed_at_the_send_across_two_workers(redis_url):
     assert min(gaps) >= 1.0, gaps  # one write a second, from when Telegram received the previous one
     for i, start in enumerate(received):  # no more than PER_WINDOW in any window
         assert sum(1 for at in received[i:] if at < start + WINDOW) <= PER_WINDOW
+
+
+@pytest.mark.parametrize("kind", ["one worker", "workers sharing Redis"])
+async def test_a_429_holds_the_chat_for_its_retry_after_not_for_the_slots_lease(kind, redis_url):  # noqa: F811
+    """Telegram answers 429 "retry after 1": the chat's next write may go in a second. Before, one worker held the
+    chat for the whole lease of the request that got the 429 (30 s), so a table's next edit came half a minute
+    late (seen as a 30 s test)."""
+    if kind == "one worker":
+        coordinator = LocalCoordinator()
+    else:
+        coordinator = RedisCoordinator(redis_url, namespace=f"test-{random.randrange(10**9)}")
+    chat = str(-(10**12) - random.randrange(10**9))
+    try:
+        assert await coordinator.acquire(chat, 1.0, 20, "first", 60) == 0  # the edit goes out in its turn...
+        await coordinator.hold(chat, 1.0)  # ...and Telegram answers 429, retry after 1 s
+        await coordinator.release(chat, 1.0, "first", used=True)  # the answer is in
+        wait = await coordinator.acquire(chat, 1.0, 20, "second", 60)
+        assert 0 < wait <= 1.0
+    finally:
+        await coordinator.close()

@@ -42,11 +42,13 @@ async def browser():
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def site(tmp_path: Path):
-    app = await create_application(settings_for(tmp_path))
+    # no pause after a round: these tests play whole games (the pause has its own tests, test_app_rounds and
+    # test_playground_rounds); the web table's sheet card still shows at each round's end
+    app = await create_application(settings_for(tmp_path, round_pause=0))
     port = PlaygroundPort(edit_interval=0.02)
     app.attach(port)
     await app.start()
-    extend = webtable_installer(app, settings_for(tmp_path))  # as python -m bot serves the playground
+    extend = webtable_installer(app, settings_for(tmp_path, round_pause=0))  # as python -m bot serves the playground
     runner, url = await start_site(app, port, "127.0.0.1", 0, extend=extend)
     yield app, url
     await port.close()

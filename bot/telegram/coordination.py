@@ -168,8 +168,10 @@ class LocalCoordinator:
                 del entries[member]
 
     async def hold(self, chat_id: str, seconds: float) -> None:
-        self._holder.pop(chat_id, None)
-        self._free_at[chat_id] = max(self._free_at.get(chat_id, 0.0), time.monotonic() + seconds)
+        # the request that got the 429 is answered: its slot's lease ends here, and the chat waits ``seconds``
+        # (an earlier hold that lasts longer still counts; a lease in flight does not, as in Redis)
+        until = 0.0 if self._holder.pop(chat_id, None) is not None else self._free_at.get(chat_id, 0.0)
+        self._free_at[chat_id] = max(until, time.monotonic() + seconds)
 
     async def claim(self, key: str, member: str, lease: float) -> str:
         now = time.monotonic()
