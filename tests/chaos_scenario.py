@@ -54,7 +54,7 @@ def tables(long: bool) -> list[TableSpec]:
     if long:
         out += [
             TableSpec(-1004, "Porch", "thousand", 3, [(106, "Fay"), (107, "Gus")]),
-            TableSpec(-1005, "Cellar", "deberts", 4, [(108, "Hal"), (109, "Ida")]),
+            TableSpec(-1005, "Cellar", "deberts", 3, [(108, "Hal"), (109, "Ida")]),  # Deberts seats 2 or 3
         ]
     return out
 
