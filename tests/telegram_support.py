@@ -13,6 +13,8 @@ from bot.port import Button, Chat, Command, Message, MessageRef, Press, PrivateS
 from bot.telegram.runner import TelegramRunner
 from testkit.fake_bot_api import TOKEN, FakeBotAPI
 
+KITCHEN = -1001  # the group of the shared ``api`` fixture (tests/conftest.py)
+
 
 def picture(n: int, size: tuple[int, int] = (48, 32)) -> bytes:
     """A small distinct JPEG for every ``n``."""

@@ -12,19 +12,10 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, Teleg
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from aiohttp import web
 
-from testkit.fake_bot_api import TOKEN, FakeBotAPI
-from tests.telegram_support import picture
+from testkit.fake_bot_api import TOKEN
+from tests.telegram_support import KITCHEN, picture
 
-GROUP = -1001
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 
 
 @pytest.fixture

@@ -7,20 +7,11 @@ from __future__ import annotations
 import pytest
 
 from core.i18n import t
-from testkit.fake_bot_api import FakeBotAPI
 from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
+from tests.telegram_support import KITCHEN
 
-GROUP = -1001
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 
 
 def data_of(shown) -> list[str]:

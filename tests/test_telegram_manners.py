@@ -9,21 +9,12 @@ import pytest
 from bot import keyboards
 from core.i18n import t
 from renderers.hand import picture_order
-from testkit.fake_bot_api import FakeBotAPI
 from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
+from tests.telegram_support import KITCHEN
 from tests.test_telegram_games import Here, lobby_of, table_of
 
-GROUP = -1001
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -11,12 +11,11 @@ import logging
 import os
 import random
 
-import pytest
-
 from testkit.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram_bot_support import LiveBot, uploads, writes
+from tests.telegram_support import KITCHEN
 
-GROUP = -1001
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 STEPS = int(os.environ.get("TELEGRAM_MONKEY_STEPS", "100"))
 SEED = int(os.environ.get("TELEGRAM_MONKEY_SEED", "26"))
 COMMANDS = [
@@ -59,15 +58,6 @@ FORGED = [
     "t:p.99999999999999999999",
     "t:i.1.1",
 ]
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
 
 
 class Monkeys:

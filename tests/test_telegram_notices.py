@@ -8,22 +8,13 @@ from __future__ import annotations
 import pytest
 
 from core.i18n import t
-from testkit.fake_bot_api import FakeBotAPI
 from testkit.telegram_players import Player
 from tests.telegram_bot_support import LiveBot
+from tests.telegram_support import KITCHEN
 from tests.test_telegram_games import Here, lobby_of, table_of
 
-GROUP = -1001
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 OTHER = {"en": "ru", "ru": "en"}
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

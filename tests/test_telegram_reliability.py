@@ -7,23 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import pytest
-
 from testkit.fake_bot_api import FakeBotAPI
 from testkit.telegram_players import PREFIX, Player
 from tests.telegram_bot_support import LiveBot
-from tests.telegram_support import Worker, picture
+from tests.telegram_support import KITCHEN, Worker, picture
 
-GROUP = -1001
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 
 
 def ok_answers(api: FakeBotAPI) -> dict[str, int]:

@@ -10,18 +10,10 @@ from bot import tablepass
 from testkit.fake_bot_api import TOKEN, FakeBotAPI
 from testkit.telegram_players import Player
 from tests.telegram_bot_support import LiveBot
+from tests.telegram_support import KITCHEN
 
-GROUP = -1001
+GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 BASE = "https://cards.example.org"
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    server.add_group(GROUP, "Kitchen")
-    yield server
-    await server.stop()
 
 
 def all_buttons(api: FakeBotAPI, chat_id: int) -> list[dict]:
