@@ -97,7 +97,15 @@ APP_ORDER = (
     "application",
     "__init__",
 )
-BOTTOM = {"bot", "bot.port", "bot.config", "bot.notice", "bot.texts", "bot.tablepass"}  # and bot.storage.*
+BOTTOM = {
+    "bot",
+    "bot.port",
+    "bot.config",
+    "bot.notice",
+    "bot.texts",
+    "bot.tablepass",
+    "bot.frames",
+}  # and bot.storage.*
 HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
 
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
-from aiohttp import web
-
+from bot.frames import FrameQueue
 from bot.playground.board import Board
 from bot.port import Chat, Command, Message, MessageRef, Press, PrivateStart, Unreachable, User
 
@@ -35,30 +33,12 @@ def user_key(user_id: str) -> str:
 
 
 @dataclass(eq=False)
-class Client:
-    """One open tab: its WebSocket, who it is and which room it shows, and its outgoing queue."""
+class Client(FrameQueue):
+    """One open tab: its WebSocket and outgoing frames, who it is and which room it shows."""
 
-    ws: web.WebSocketResponse
     user: User | None = None
     room: str | None = None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-
-    def send(self, frame: dict[str, Any]) -> None:
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.queue.put_nowait(None)  # the writer closes the socket
-            return
-        self.queue.put_nowait(json.dumps(frame, ensure_ascii=False))
-
-    async def write_loop(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None or self.ws.closed:
-                await self.ws.close()
-                return
-            try:
-                await self.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                return
+    limit: ClassVar[int] = QUEUE_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +188,7 @@ class PlaygroundPort:
     async def close(self) -> None:
         self.flush()
         for client in list(self.clients):
-            client.queue.put_nowait(None)
+            client.close_soon()
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.ws.close()

@@ -122,7 +122,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 port.refuse(client, "bad_request", None)
     finally:
         port.unregister(client)
-        client.queue.put_nowait(None)
+        client.close_soon()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
     return ws

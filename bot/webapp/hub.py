@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from dataclasses import dataclass, field
-from typing import Any
-
-from aiohttp import web
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from bot import payloads
+from bot.frames import FrameQueue
 from bot.port import Answering, Chat, Press, User
 from bot.storage import FINISHED, LOBBY, NotFound, StorageError, TableRec
 from bot.webapp import seatview
@@ -38,37 +36,19 @@ CHANNEL = "tablebot:webapp:changed"
 
 
 @dataclass(eq=False)
-class Watcher:
-    """One open page: its socket, its session, and the table it shows now."""
+class Watcher(FrameQueue):
+    """One open page: its socket and outgoing frames, its session, and the table it shows now."""
 
-    ws: web.WebSocketResponse
     session: Session
     lang: str
     table_id: int | None = None
     shown: tuple[int, str] | None = None  # (version, status) of the last frame sent
     seat: int | None = None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    limit: ClassVar[int] = QUEUE_LIMIT
 
     @property
     def user(self) -> User:
         return self.session.user
-
-    def send(self, frame: dict[str, Any]) -> None:
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(json.dumps(frame, ensure_ascii=False))
-
-    async def write_loop(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None or self.ws.closed:
-                await self.ws.close()
-                return
-            try:
-                await self.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                return
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -114,7 +94,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for w in list(self.watchers):
-            w.queue.put_nowait(None)
+            w.close_soon()
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()

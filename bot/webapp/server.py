@@ -205,7 +205,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     finally:
         if watcher is not None:
             hub.remove(watcher)
-            watcher.queue.put_nowait(None)
+            watcher.close_soon()
         if writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2)
