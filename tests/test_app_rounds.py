@@ -201,6 +201,17 @@ async def next_mover(world: World) -> tuple[TableRec, FakeUser, str]:
     return rec, user, action.code()
 
 
+async def round_over_next_table_held(world: World, gate: Gate, held: asyncio.Event):
+    """Ann and Bob play Kozel to the first round's end; the pause passes and the next deal's table message waits
+    for the group (``hold_new_tables``). Returns the finished round's message and ``next_mover``."""
+    await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+    first = world.table_message()
+    await play_until_round_ends(world, ["Ann", "Bob"])
+    gate.open.set()
+    await asyncio.wait_for(held.wait(), 30)
+    return first, await next_mover(world)
+
+
 async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(tmp_path):
     """After the pause the next deal's hands go out first and the new table message may wait for the group's
     window; a player who moves meanwhile must not turn the finished round's sheet back into a table."""
@@ -209,12 +220,7 @@ async def test_a_move_while_the_next_table_waits_for_the_group_keeps_the_sheet(t
     held, release = hold_new_tables(world, gate)
     mover = None
     try:
-        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
-        first = world.table_message()
-        await play_until_round_ends(world, ["Ann", "Bob"])
-        gate.open.set()
-        await asyncio.wait_for(held.wait(), 30)
-        rec, user, code = await next_mover(world)
+        first, (rec, user, code) = await round_over_next_table_held(world, gate, held)
         mover = asyncio.create_task(user.play_code(code))  # his hand of the next deal is here already
         for _ in range(50):
             await asyncio.sleep(0.01)
@@ -249,12 +255,7 @@ async def test_two_workers_post_the_next_deal_once(tmp_path):
     held, release = hold_new_tables(world, gate)
     mover = None
     try:
-        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
-        first = world.table_message()
-        await play_until_round_ends(world, ["Ann", "Bob"])
-        gate.open.set()
-        await asyncio.wait_for(held.wait(), 30)
-        rec, user, code = await next_mover(world)
+        first, (rec, user, code) = await round_over_next_table_held(world, gate, held)
         user.app = second  # his press reaches the other worker
         mover = asyncio.create_task(user.play_code(code))
         assert await asyncio.wait_for(mover, 30)  # answered by B while A's table waits for the group

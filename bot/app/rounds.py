@@ -69,12 +69,12 @@ class Rounds:
         lines = messages.sentences(rec.game, events, lang, names)
         if pause <= 0:
             fresh = await self.ctx.storage.table(rec.id)
-            self.lines[rec.id] = lines
             if isinstance(fresh.message_ref, dict):  # marked, so that no other worker edits it meanwhile
+                self.lines[rec.id] = lines
                 await self.ctx.storage.set_message_ref(rec.id, {**fresh.message_ref, PENDING: rec.version})
                 await self.deal_pending(rec.id)
             else:
-                await self.deal(rec.id, self.lines.pop(rec.id, []))
+                await self.deal(rec.id, lines)
             then()
             return
         msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)

@@ -211,7 +211,8 @@ function settle(req) {
   state.waiters.delete(req);
   const press = state.pending.get(req);
   state.pending.delete(req);
-  if (press && !isPending(press.id, press.payload)) pressedButton(press)?.classList.remove("pending");
+  // a redrawn button stays marked while another press of it (same message and payload) still waits
+  if (press && !(press.id && isPending(press.id, press.payload))) pressedButton(press)?.classList.remove("pending");
 }
 
 // A press waits for its answer: its button shows so, also when its message is drawn again meanwhile (the
