@@ -6,12 +6,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from bot.app import Application
 from bot.port import Chat
 from bot.storage import Storage
 from testkit.fakeport import FakePort, FakeUser, Shown
+
+
+def fixed_deal(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
+    """Every table opened from now on in this test has the deal seed ``seed`` (a table's seed is random; the whole
+    game follows from it when the players choose like a seeded computer player)."""
+    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
 
 
 def db_path(tmp_path: Path) -> Path:

@@ -10,7 +10,6 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from core.i18n import normalize, t
 from core.thousand.cards import STRENGTH
 from testkit.discord_support import Running, running
 from testkit.fake_discord import FakeDiscord, FakeUser, InteractionRecord, StoredMessage
+from tests.app_support import fixed_deal
 
 ALICE = FakeUser(940_001, "alice")
 BOB = FakeUser(940_002, "bob")
@@ -227,7 +227,7 @@ async def test_three_players_play_a_complete_thousand_with_ephemeral_hands(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str
 ) -> None:
     # the same deals every run: the table's seed is fixed (only the application's, nobody else's randomness)
-    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
+    fixed_deal(monkeypatch, seed)
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice, bob, carol = (Player(fake, run, u) for u in (ALICE, BOB, CAROL))
         await alice.slash("new", game="thousand", players=3)
@@ -287,7 +287,7 @@ async def test_kozel_with_computer_seats_to_the_end(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed = os.environ.get("DISCORD_E2E_KOZEL_SEED", KOZEL_SEED)
-    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
+    fixed_deal(monkeypatch, seed)
     async with bot(fake, tmp_path / "bot.sqlite3") as (app, run):
         alice = Player(fake, run, ALICE)
         await alice.slash("new", game="kozel", players=3)

@@ -8,12 +8,11 @@ went to the group, and that a move costs at most one group edit and no new group
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from testkit.fake_bot_api import FakeBotAPI, Shown
 from testkit.telegram_players import PREFIX, Player, play_well
+from tests.app_support import fixed_deal
 from tests.telegram_bot_support import LiveBot, uploads, writes
 
 GROUP = -1001
@@ -86,12 +85,6 @@ class Here:
 
     async def settle(self) -> None:
         await self.bot.settle()
-
-
-def fixed_deal(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
-    """The next table's deal seed is ``seed`` (a table's seed is random; the whole game follows from it when the
-    players choose like the normal computer player, as ``play_well`` does)."""
-    monkeypatch.setattr("bot.app.lobby.secrets", SimpleNamespace(token_hex=lambda n: seed))
 
 
 # a short game: 338 moves where a random deal takes 850 on the median (found by playing seeds through the core)
