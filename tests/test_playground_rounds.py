@@ -19,6 +19,7 @@ from bot.__main__ import webtable_installer
 from bot.app import create_application
 from bot.config import Settings
 from bot.playground import PlaygroundPort, start_site
+from tests.app_support import fixed_deal
 from tests.browser_support import chromium
 from tests.test_playground_games import open_table, play_until
 
@@ -67,7 +68,13 @@ async def phone(tmp_path: Path):
     await app.close()
 
 
-async def test_a_round_end_stays_on_view_then_the_table_comes_back_at_the_bottom(phone, tmp_path: Path):
+# a deal whose first round never ended the whole game in the core's trials (a random one can: a player who drew
+# the bazaar may hold 101 points, and then no next deal comes)
+ROUND_SEED = "0000000000000049"
+
+
+async def test_a_round_end_stays_on_view_then_the_table_comes_back_at_the_bottom(phone, tmp_path: Path, monkeypatch):
+    fixed_deal(monkeypatch, ROUND_SEED)
     url, gate, page = phone
     page: Page
     await open_table(page, url, "kozel", 2)
