@@ -4,6 +4,7 @@ buttons the bot gave him (the start panel, then the actions in his private pane)
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -33,6 +34,13 @@ ACTIONS_JS = """() => {
   if (!hands.length) return [];
   return [...hands[hands.length - 1].querySelectorAll("button[data-payload]:not(.pending)")]
     .map(b => b.dataset.payload).filter(p => p.startsWith("a.") || p.startsWith("u."));
+}"""
+# which drawing of my newest hand message is on view (its id and version)
+HAND_JS = """() => {
+  const hands = [...document.querySelectorAll("[data-box=private] li.bot")]
+    .filter(li => li.querySelector("img[data-name='hand.jpg']"));
+  const hand = hands[hands.length - 1];
+  return hand ? `${hand.dataset.id}:${hand.dataset.version}` : "";
 }"""
 
 
@@ -86,9 +94,13 @@ async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000
     """Click one of my offered actions at random until ``done_js`` holds; returns the clicks made."""
     rng = random.Random(seed)
     look_js = f"""() => ({{done: ({done_js})(), alert: !!document.querySelector("#alert[open]"),
-                         offered: ({ACTIONS_JS})()}})"""
+                         offered: ({ACTIONS_JS})(), hand: ({HAND_JS})()}})"""
     clicks = misses = 0
+    import time as _t
+
+    t0 = _t.monotonic()
     while clicks < max_clicks:
+        print(f"{_t.monotonic() - t0:7.2f} clicks={clicks} misses={misses}", flush=True)
         look = await page.evaluate(look_js)  # one look at the page per step
         if look["done"]:
             await read_my_last_notice(page)
@@ -111,6 +123,7 @@ async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000
         try:
             await button.click(timeout=3000)
             await all_answered(page)
+            await redrawn_since(page, look["hand"], done_js)
         except PlaywrightTimeout as missed:
             misses += 1  # the message changed under the pointer: look again, but not for ever
             if misses > 20:
@@ -121,6 +134,15 @@ async def play_until(page: Page, done_js: str, seed: int, max_clicks: int = 3000
         clicks += 1
         misses = 0  # misses in a row: a long game on a loaded machine misses now and then
     raise AssertionError(f"not done after {max_clicks} clicks")
+
+
+async def redrawn_since(page: Page, hand: str, done_js: str) -> None:
+    """After my tap is answered, wait (a few seconds at most) for its effect: my hand drawn again, a notice, or the
+    goal. The answer can come before the hand's new drawing, and a choice made from the old one would wait for a
+    button that is gone (3 s a miss: under load, every other tap missed)."""
+    changed = f"""(before) => ({HAND_JS})() !== before || !!document.querySelector("#alert[open]") || ({done_js})()"""
+    with contextlib.suppress(PlaywrightTimeout):  # nothing drawn again: look at the page as it is
+        await page.wait_for_function(changed, arg=hand, timeout=5000)
 
 
 async def all_answered(page: Page) -> None:
