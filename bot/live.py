@@ -31,6 +31,11 @@ class Live:
             self.round_events.extend(events)
         self.recent = (self.recent + events + (round_start if new_round else []))[-RECENT:]
 
+    def this_round(self) -> list[Event]:
+        """The latest public events of the current round only (what the live table's caption tells)."""
+        cut = len(self.round_events)
+        return list(self.recent[-cut:]) if 0 < cut < len(self.recent) else list(self.recent)
+
 
 def step(state: GameState, action: Action) -> tuple[GameState, list[Event], bool, list[Event]]:
     """Apply one action and, when a round ends (not the game), deal the next one as the application always does.

@@ -210,7 +210,9 @@ class Publishing:
         )
 
     async def table_msg(self, rec: TableRec, live: Live, lang: str, notes: list[str] | None = None) -> Message:
-        msg = await self.draw_table(rec, live.state.view(None), list(live.recent), lang)
+        """The live table message. Its caption tells the current round only: a finished round's plays are on its
+        sheet, just above the table posted for the next deal."""
+        msg = await self.draw_table(rec, live.state.view(None), live.this_round(), lang)
         if notes or rec.status != PLAYING:
             extra = list(notes or [])
             if rec.status not in (PLAYING, FINISHED):

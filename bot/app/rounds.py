@@ -166,9 +166,9 @@ class Rounds:
                 await port.edit_public(old, sheet)
             except MessageGone:
                 log.info("the finished round's table message is gone")
-        # the new table tells the new round only: the finished round's plays are on the sheet just above it
-        this_round = Live(rec.id, live.version, live.state, list(live.round_events), list(live.round_events))
-        table = await self.publishing.table_msg(rec, this_round, lang)
+        # the new table tells the new round only (``Publishing.table_msg``): the finished round's plays are on the
+        # sheet just above it
+        table = await self.publishing.table_msg(rec, live, lang)
         new = await port.send_public(self.ctx.chat_value(chat), table)
         await self.ctx.storage.set_message_ref(rec.id, new.to_json())
         latest = await self.ctx.storage.table(table_id)
