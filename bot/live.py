@@ -33,8 +33,15 @@ class Live:
 
     def this_round(self) -> list[Event]:
         """The latest public events of the current round only (what the live table's caption tells)."""
-        cut = len(self.round_events)
-        return list(self.recent[-cut:]) if 0 < cut < len(self.recent) else list(self.recent)
+        return list(self.recent[self._round_start() :]) if self.round_events else list(self.recent)
+
+    def before_round(self) -> list[Event]:
+        """The latest public events before the current round's (how the finished round ended)."""
+        return list(self.recent[: self._round_start()])
+
+    def _round_start(self) -> int:
+        """Where the current round begins in ``recent`` (0: before the oldest event kept)."""
+        return max(len(self.recent) - len(self.round_events), 0)
 
 
 def step(state: GameState, action: Action) -> tuple[GameState, list[Event], bool, list[Event]]:

@@ -157,10 +157,8 @@ class Rounds:
         await self.publishing.queue_hands(rec, live).wait()
         old = MessageRef.from_json(rec.message_ref)
         if old is not None:
-            if lines is None:  # the events before this round's: how the finished round ended
-                cut = len(live.round_events)
-                before = live.recent[:-cut] if cut else list(live.recent)
-                lines = messages.sentences(rec.game, before, lang, self.publishing.names(rec, lang))
+            if lines is None:  # told from the events before this round's
+                lines = messages.sentences(rec.game, live.before_round(), lang, self.publishing.names(rec, lang))
             sheet = await self.sheet(rec, live, chat, lang, lines)
             try:
                 await port.edit_public(old, sheet)
