@@ -104,24 +104,14 @@ async def test_a_round_end_shows_the_result_before_the_next_deal(tmp_path, lang)
             assert world.port.private(world.users[u].user.id)[-1].message not in hands[u]
         assert await hand_to_play(world)
         # and after the new round's first move the table still tells this round only
-        await play_moves(world, ["Ann", "Bob"], 1)
+        _, mover, code = await next_mover(world)
+        assert await mover.play_code(code)
         await world.app.idle()
         assert world.table_message() is table
         assert not set(first.text.splitlines()[1:]) & set(table.text.splitlines()[1:]), (first.text, table.text)
     finally:
         gate.open.set()
         await world.app.close()
-
-
-async def play_moves(world: World, humans: list[str], moves: int, table_id: int = 1) -> None:
-    """The humans to act make ``moves`` moves by their buttons, choosing like the normal computer player."""
-    by_id = {world.users[n].user.id: world.users[n] for n in humans}
-    for n in range(moves):
-        rec = await world.app.storage.table(table_id)
-        live = await world.app.live(rec)
-        seat = live.state.to_act
-        action = ComputerPlayer(rec.game, "normal", seed=n).decide(live.state.view(seat), live.round_events)
-        assert await by_id[rec.seats[seat].user.platform_id].play_code(action.code())
 
 
 async def hand_to_play(world: World) -> bool:

@@ -26,22 +26,22 @@ from tests.browser_support import chromium, screenshot
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+# my newest hand message in the private pane (an expression; undefined when there is none)
+NEWEST_HAND_JS = """[...document.querySelectorAll("[data-box=private] li.bot")]
+    .filter(li => li.querySelector("img[data-name='hand.jpg']")).at(-1)"""
 # the actions offered in my newest hand message (bot/payloads.py: ``a`` an action, ``u`` a picker step);
 # an older hand message keeps its buttons, which the application refuses as out of date
-ACTIONS_JS = """() => {
-  const hands = [...document.querySelectorAll("[data-box=private] li.bot")]
-    .filter(li => li.querySelector("img[data-name='hand.jpg']"));
-  if (!hands.length) return [];
-  return [...hands[hands.length - 1].querySelectorAll("button[data-payload]:not(.pending)")]
+ACTIONS_JS = f"""() => {{
+  const hand = {NEWEST_HAND_JS};
+  if (!hand) return [];
+  return [...hand.querySelectorAll("button[data-payload]:not(.pending)")]
     .map(b => b.dataset.payload).filter(p => p.startsWith("a.") || p.startsWith("u."));
-}"""
+}}"""
 # which drawing of my newest hand message is on view (its id and version)
-HAND_JS = """() => {
-  const hands = [...document.querySelectorAll("[data-box=private] li.bot")]
-    .filter(li => li.querySelector("img[data-name='hand.jpg']"));
-  const hand = hands[hands.length - 1];
-  return hand ? `${hand.dataset.id}:${hand.dataset.version}` : "";
-}"""
+HAND_JS = f"""() => {{
+  const hand = {NEWEST_HAND_JS};
+  return hand ? `${{hand.dataset.id}}:${{hand.dataset.version}}` : "";
+}}"""
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
