@@ -26,17 +26,17 @@ class GatedPort(FakePort):
         self.gate = asyncio.Event()
         self.held = asyncio.Event()  # a sheet is waiting at the gate
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None, **kw) -> MessageRef:
         if msg.image_name == "sheet.jpg":
             self.held.set()
             await self.gate.wait()
-        return await super().send_public(chat, msg, reply_to=reply_to)
+        return await super().send_public(chat, msg, reply_to=reply_to, **kw)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         if msg.image_name == "sheet.jpg":  # a finished round's table message becomes its sheet (issue 27)
             self.held.set()
             await self.gate.wait()
-        return await super().edit_public(ref, msg)
+        return await super().edit_public(ref, msg, version=version)
 
 
 async def answered(port: FakePort, press: Press) -> tuple[str | None, bool] | None:

@@ -22,13 +22,13 @@ from bot import messages, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import ANEW_ATTEMPTS, Publishing
 from bot.app.rounds import Rounds
 from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Chat, Message, MessageGone, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageRef, Press, Stale, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -464,17 +464,23 @@ class Turns:
         """The ``table`` command: post the table message anew (later moves edit the new one) and send the hand
         again, as a new message, to the asker and to every player the game is asking for a choice."""
         chat = await self.people.chat_by_id(rec.chat_id)
-        live = await self.ctx.live(rec)
-        msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
         port = self.ctx.port_for(chat.platform)
-        old = MessageRef.from_json(rec.message_ref)
-        ref = await port.send_public(self.ctx.chat_value(chat), msg)
-        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
-        if old is not None and old != ref:  # the old table message is retired: its picture stays, its buttons go
+        for _ in range(ANEW_ATTEMPTS):  # the old message shows a newer move: the table is read again
+            live = await self.ctx.live(rec)
+            msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
+            old = MessageRef.from_json(rec.message_ref)
+            # in one step: the new message, later edits of the old one made to it, the old one retired (its
+            # picture stays, its buttons go)
+            retired = Message(msg.text, image=msg.image, image_name=msg.image_name)
             try:
-                await port.edit_public(old, Message(msg.text, image=msg.image, image_name=msg.image_name))
-            except (MessageGone, Unreachable):
-                log.info("the old table message of table %s could not be retired", rec.id)
+                ref = await port.send_public(
+                    self.ctx.chat_value(chat), msg, version=live.version, replaces=old, retired=retired
+                )
+            except Stale:
+                rec = await self.ctx.storage.table(rec.id)
+                continue
+            await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+            break
         rec = await self.ctx.storage.table(rec.id)
         for s in rec.seats:
             if s.user is None:
