@@ -159,7 +159,9 @@ class Publishing:
             label=messages.show_mine(rec.game, lang),
         )
 
-    def seat_infos(self, rec: TableRec, lang: str) -> list[SeatInfo | None]:
+    @staticmethod
+    def seat_infos(rec: TableRec, lang: str) -> list[SeatInfo | None]:
+        """Who sits where, as the table's pictures and texts name them (pure: also for tests that check them)."""
         out: list[SeatInfo | None] = [None] * rec.players
         for s in rec.seats:
             if s.seat >= rec.players:
@@ -171,12 +173,14 @@ class Publishing:
                 out[s.seat] = SeatInfo(s.seat, name, None, s.taken_over, True)
         return out
 
-    def names(self, rec: TableRec, lang: str) -> list[str]:
-        infos = self.seat_infos(rec, lang)
+    @staticmethod
+    def names(rec: TableRec, lang: str) -> list[str]:
+        infos = Publishing.seat_infos(rec, lang)
         return [i.name if i else "?" for i in infos]
 
-    def infos(self, rec: TableRec, lang: str) -> list[SeatInfo]:
-        return [i or SeatInfo(n, "?") for n, i in enumerate(self.seat_infos(rec, lang))]
+    @staticmethod
+    def infos(rec: TableRec, lang: str) -> list[SeatInfo]:
+        return [i or SeatInfo(n, "?") for n, i in enumerate(Publishing.seat_infos(rec, lang))]
 
     def lobby_msg(self, rec: TableRec, lang: str, page: str = "main") -> Message:
         host = next((s.user.name for s in rec.seats if s.user_id == rec.host_user_id and s.user), "—")
@@ -281,6 +285,21 @@ class Publishing:
 
             self.ctx.outbox.append(("chat", rec.chat_id), sheet)
         return shown
+
+    async def show_current(self, table_id: int) -> None:
+        """Queue the table's current state, every hand and the table message, as ``publish`` does: for a press
+        whose move another worker stored, which may have died before showing it. What a message shows already
+        is not sent again (``bot.written``), so when that worker did show it, this costs no write."""
+        rec = await self.ctx.storage.table(table_id)
+        if rec.status != PLAYING:
+            return
+        live = await self.ctx.live(rec)
+        snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
+        for s in rec.seats:
+            self.shown_keys.pop((rec.id, s.seat), None)  # what this worker showed may not be what is shown
+        hands = self.queue_hands(rec, snap)
+        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, None))
+        self.published[rec.id] = (hands, shown)
 
     async def settled(self, table_id: int) -> None:
         """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
