@@ -176,11 +176,12 @@ def test_every_figure_of_the_run(chaos):
     no worker met a busy table (``TableBusy``); every press was delivered at least once and forwarded by the
     balancer; the phases ran in order and play lasted as long as planned; each table's version is its log."""
     assert chaos["settled"], "the chats never went quiet after play"
-    # a press the killed worker had in hand may have been answered by it before it died: the other worker, which
-    # gets it again, cannot know (Telegram refuses that second answer); no other answer is refused
+    # a press the killed worker had in hand (its forward there ended without a status) may have been answered by it
+    # before it died: the other worker, which gets it again, cannot know (Telegram refuses that second answer); no
+    # other answer is refused
     killed = {p["query"] for p in chaos["presses"] if any(status is None for _, status in p["workers"])}
     refused = chaos["answers_refused_queries"]
-    assert len(refused) == chaos["answers_refused"] <= chaos["kills"] and set(refused) <= killed, (refused, killed)
+    assert len(refused) == chaos["answers_refused"] and set(refused) <= killed, (refused, killed)
     assert chaos["table_busy_tracebacks"] == 0, chaos["log_tail"]
     assert chaos["workers"] == 2
     assert chaos["played_s"] >= (150.0 if LONG else 25.0)
