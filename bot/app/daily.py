@@ -134,7 +134,6 @@ class Daily:
             stop = Button("⏹ " + t(plang, "Stop the attempt"), make("daily_stop", table=rec.id))
             with contextlib.suppress(MessageGone, Unreachable):
                 await self.publishing.edit_or_send_private(person, intro_ref, Message(intro, buttons=((stop,),)))
-        self.refresh(group, day)
         return t(plang, "Today's {game}: your cards are in our private chat.", game=name)
 
     async def again(
