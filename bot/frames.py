@@ -5,35 +5,11 @@ page; a page that falls ``limit`` frames behind is closed (it reconnects and get
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from aiohttp import WSCloseCode, web
-
-SHUTDOWN_GRACE = 3.0  # seconds a stopping server gives its requests still running (its sockets are closed first)
-OPEN_SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("open_sockets", weakref.WeakSet)
-
-
-def close_sockets_on_shutdown(web_app: web.Application) -> None:
-    """Close every tracked socket of ``web_app`` when it shuts down ("going away": the pages reconnect)."""
-    if OPEN_SOCKETS in web_app:
-        return
-    web_app[OPEN_SOCKETS] = weakref.WeakSet()
-
-    async def close_all(app: web.Application) -> None:
-        for ws in list(app[OPEN_SOCKETS]):
-            with contextlib.suppress(Exception):
-                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
-
-    web_app.on_shutdown.append(close_all)
-
-
-def track(request: web.Request, ws: web.WebSocketResponse) -> None:
-    """A socket the server closes first when it shuts down."""
-    request.app[OPEN_SOCKETS].add(ws)
+from aiohttp import web
 
 
 @dataclass(eq=False)
