@@ -134,6 +134,8 @@ class Daily:
             stop = Button("⏹ " + t(plang, "Stop the attempt"), make("daily_stop", table=rec.id))
             with contextlib.suppress(MessageGone, Unreachable):
                 await self.publishing.edit_or_send_private(person, intro_ref, Message(intro, buttons=((stop,),)))
+        # the day's first attempt (from yesterday's button) posts today's message; never holding the press
+        self.ctx.outbox.append(("daily", group.id, day, "post"), lambda: self.post(group, day))
         return t(plang, "Today's {game}: your cards are in our private chat.", game=name)
 
     async def again(
