@@ -274,6 +274,8 @@ class Hub:
                     continue  # a newer frame of this table went out while this one was drawn: never roll back
                 w.table_id, w.shown, w.seat = rec.id, (rec.version, rec.status), seat
                 w.send_text(text)
+            if seat is not None:
+                await asyncio.sleep(0)  # a player's frame is written before the crowd's are built
 
     async def _result(self, rec: TableRec, names: list[str], lang: str) -> str | None:
         live = await self.app.live(rec)
