@@ -4,8 +4,8 @@ A page watches one table (a Mini App session names it) or the open table of its 
 application calls ``Hub.changed(rec)`` after a move is stored in this process (``Context.observers``), with the
 table as stored; every worker publishes the tables it changed on Redis (``CHANNEL``, when ``REDIS_URL`` is set)
 and refreshes its own pages of a table named there. A poll every ``poll_interval`` seconds is the safety net
-(or, without Redis, how another worker's moves are found): one read per watched table (one per room for the
-playground's pages), never one per page.
+(or, without Redis, how another worker's moves are found): the versions of all watched tables in one query, then
+one read of each table that moved (one per room for the playground's pages), never one per page.
 
 A refresh reads the table once and builds one frame per (seat, language) among its pages (``bot.webapp.seatview``),
 serialized once and queued on every socket of that group: 200 spectators cost one frame. A hand and its legal
@@ -126,7 +126,7 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
-        self.looks = 0  # tables read to refresh pages (one per table and change, not one per page)
+        self.looks = 0  # database reads to refresh pages (one per table and change, one per poll; not one per page)
 
     # ---- life cycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -336,16 +336,23 @@ class Hub:
                 log.exception("polling web tables failed")
 
     async def poll(self) -> None:
-        """Refresh the pages whose table moved on: one read per watched table, one per playground room."""
+        """Refresh the pages whose table moved on: the versions of every watched table in one query, then one read
+        of each table that moved (one look per playground room)."""
         by_table: dict[int, list[Watcher]] = defaultdict(list)
         for w in self.watchers:
             if w.session.tables and w.session.tables[0] not in self._running:
                 by_table[w.session.tables[0]].append(w)
-        for table_id, pages in by_table.items():
-            try:
-                await self.show(await self._look(table_id), pages)
-            except (StorageError, NotFound):
-                continue
+        if by_table:
+            self.looks += 1
+            stored = await self.app.storage.versions(by_table)
+            for table_id, (version, status) in stored.items():
+                shown = (0, "none") if status == LOBBY else (version, status)
+                if all(w.shown == shown for w in by_table[table_id]):
+                    continue
+                try:
+                    await self.show(await self._look(table_id), by_table[table_id])
+                except (StorageError, NotFound):
+                    continue
         await self._poll_rooms()
 
     async def _poll_rooms(self) -> None:
