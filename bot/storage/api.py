@@ -97,6 +97,9 @@ class Storage:
     async def table(self, table_id: int) -> TableRec:
         return await tables.table(self.db, table_id)
 
+    async def versions(self, table_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+        return await tables.versions(self.db, table_ids)
+
     async def open_table(self, chat_id: int) -> TableRec | None:
         return await tables.open_table(self.db, chat_id)
 
