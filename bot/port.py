@@ -53,6 +53,7 @@ COMMANDS = (
     "me",
     "history",
     "export",
+    "daily",
     "help",
 )
 
