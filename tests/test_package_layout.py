@@ -108,6 +108,7 @@ BOTTOM = {
     "bot.frames",
     "bot.solo",
     "bot.keys",
+    "bot.written",
 }  # and bot.storage.*
 HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
 
