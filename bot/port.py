@@ -48,6 +48,7 @@ COMMANDS = (
     "history",
     "export",
     "daily",
+    "notify",
     "help",
 )
 
