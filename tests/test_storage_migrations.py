@@ -1,5 +1,6 @@
 """Migrations: up from an empty database; up from the previous revision holding a game in play, losing nothing;
-the migrated schema is exactly the models; 0003, 0004, 0005_daily and 0006_notify down and up again; ``python -m bot migrate``."""
+the migrated schema is exactly the models; 0003, 0004, 0005_daily and 0006_notify down and up again;
+``python -m bot migrate``."""
 
 from __future__ import annotations
 
