@@ -155,9 +155,9 @@ class WebTable {
       if (frame.text) this.toast(frame.text, frame.alert);
     } else if (frame.type === "error") {
       this.settle(frame.req);
-      if (frame.code === "no_session") {
-        this.closed = true;
-        this.emptyEl.textContent = this.t("session_lost");
+      if (frame.code === "no_session" || frame.code === "too_many_pages") {
+        this.closed = true; // refused: a new socket would be refused again
+        this.emptyEl.textContent = frame.text || this.t("session_lost");
         this.setVisible(false);
       }
     }
