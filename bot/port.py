@@ -218,6 +218,17 @@ class MessageGone(Exception):
 
 
 @runtime_checkable
+class Sharing(Protocol):
+    """A port whose web app can share a message the bot prepared (Telegram: ``savePreparedInlineMessage``, then the
+    Mini App's ``shareMessage`` lets the user pick the chats)."""
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """Prepare ``msg`` (its text and link buttons) for ``user`` to share; returns the prepared message's id.
+        Raises ``Unreachable`` when the platform refuses."""
+        ...
+
+
+@runtime_checkable
 class Port(Protocol):
     """What the application needs from a chat platform."""
 
