@@ -9,7 +9,9 @@ tables it changed). A refresh builds each watcher's own frame (``bot.webapp.seat
 moves are only ever put on the socket of the user who sits at that seat.
 
 A press from a page goes to ``Application.press`` with a ``PageHandle``: the application checks it like a chat
-button (seat, version, legality) and answers it through the handle, on the socket it came from.
+button (seat, version, legality) and answers it through the handle, on the socket it came from. A page sends only
+the kinds its frame offers (``PAGE_KINDS``: a move, a hint, take my seat back, the vote's two answers, play again),
+each of the table it shows; anything else is refused here with the chat's notice and changes nothing.
 """
 
 from __future__ import annotations
@@ -18,21 +20,25 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from bot import payloads
+from bot.app.lobby import VOTE_TTL
 from bot.frames import FrameQueue
 from bot.port import Answering, Chat, Press, User
-from bot.storage import FINISHED, LOBBY, NotFound, StorageError, TableRec
+from bot.storage import FINISHED, LOBBY, PLAYING, NotFound, StopVotes, StorageError, TableRec
 from bot.webapp import seatview
 from bot.webapp.auth import Session
 from bot.webapp.pictures import Pictures
-from core.i18n import normalize
+from core.i18n import normalize, t
 
 log = logging.getLogger(__name__)
 
 QUEUE_LIMIT = 200  # frames waiting for one socket; a page that cannot keep up is closed
 CHANNEL = "tablebot:webapp:changed"
+# the button kinds a page sends (``bot.payloads.KINDS``): what its frame offers, always of the table it shows
+PAGE_KINDS = frozenset({"move", "hint", "take_seat_back", "stop_agree", "stop_keep", "play_again"})
 
 
 @dataclass(eq=False)
@@ -42,7 +48,7 @@ class Watcher(FrameQueue):
     session: Session
     lang: str
     table_id: int | None = None
-    shown: tuple[int, str] | None = None  # (version, status) of the last frame sent
+    shown: tuple[Any, ...] | None = None  # (version, status, …) of the last frame sent: see ``Hub.mark``
     seat: int | None = None
     limit: ClassVar[int] = QUEUE_LIMIT
 
@@ -151,7 +157,8 @@ class Hub:
         room = w.session.room
         chat = await self.app.people.chat_rec(Chat(w.user.platform, room, title=room))
         rec = await storage.open_table(chat.id)
-        if rec is None and w.table_id is not None:
+        # while the next table is a lobby (Play again's among them) the page keeps the game it showed
+        if (rec is None or rec.status == LOBBY) and w.table_id is not None:
             with contextlib.suppress(NotFound):
                 old = await storage.table(w.table_id)
                 if old.chat_id == chat.id:
@@ -167,7 +174,9 @@ class Hub:
                 w.table_id, w.shown, w.seat = None, (0, "none"), None
                 w.send({"type": "none"})
             return
-        if not force and w.table_id == rec.id and w.shown == (rec.version, rec.status):
+        votes = await self.votes(rec)
+        mark = self.mark(rec, votes)
+        if not force and w.table_id == rec.id and w.shown == mark:
             return
         user = await self.app.people.user_rec(w.user)
         seat = self.app.ctx.seat_of(rec, user.id)
@@ -178,6 +187,8 @@ class Hub:
         if live.version != rec.version:  # moved on meanwhile: the next change refreshes again
             rec = await self.app.storage.table(rec.id)
             live = await self.app.live(rec)
+            votes = await self.votes(rec)
+            mark = self.mark(rec, votes)
         frame = await seatview.build(
             rec=rec,
             live=live,
@@ -188,11 +199,28 @@ class Hub:
             pictures=self.pictures,
             style=self.app.ctx.style,
             result=result,
+            hints=self.app.ctx.hints(rec),
+            votes=votes,
         )
         if w.table_id == rec.id and w.shown is not None and w.shown[0] > rec.version:
             return  # a newer frame of this table went out while this one was drawn: never roll the page back
-        w.table_id, w.shown, w.seat = rec.id, (rec.version, rec.status), seat
+        w.table_id, w.shown, w.seat = rec.id, mark, seat
         w.send(frame)
+
+    async def votes(self, rec: TableRec) -> StopVotes | None:
+        """The votes to stop a table in play standing now (they expire after ``VOTE_TTL``)."""
+        if rec.status != PLAYING:
+            return None
+        since = self.app.ctx.clock() - timedelta(seconds=VOTE_TTL)
+        return await self.app.storage.stop_votes(rec.id, since=since)
+
+    @staticmethod
+    def mark(rec: TableRec, votes: StopVotes | None) -> tuple[Any, ...]:
+        """What a frame shows that can change: the version and status, whose seats the computer plays, the votes
+        to stop. A page whose last frame has another mark gets a new one."""
+        taken = tuple(s.seat for s in rec.seats if s.taken_over)
+        vote = (votes.voters, votes.players, votes.newest) if votes is not None and votes.voters else None
+        return (rec.version, rec.status, taken, vote)
 
     async def _result(self, rec: TableRec, names: list[str], lang: str) -> str | None:
         live = await self.app.live(rec)
@@ -203,10 +231,12 @@ class Hub:
 
     # ---- presses -------------------------------------------------------------------------------------
     async def press(self, w: Watcher, payload: object, req: int | None) -> None:
-        """A tap in the page: a game move of the table this page shows, checked by the application."""
+        """A tap in the page: one of the buttons its frame offers, of the table it shows (``PAGE_KINDS``), checked
+        by the application like a chat button. Anything else gets the chat's notice and changes nothing."""
         p = payloads.parse(payload)
-        if p is None or p.kind != "a" or p.table is None or p.table != w.table_id:
-            w.send({"type": "error", "code": "bad_button", "req": req})
+        if p is None or p.name not in PAGE_KINDS or p.table is None or p.table != w.table_id:
+            text = t(w.lang, "This button is not valid.")
+            w.send({"type": "answer", "req": req, "text": text, "alert": True, "refused": "bad_button"})
             return
         press = Press(w.user, None, str(payload), None, handle=PageHandle(w, req))
         # its own task: the application waits for presses in flight (``idle``), never for the page's socket
