@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import tablepass
+from bot import frames, tablepass
 from bot.port import User
 from bot.storage import NotFound
 from bot.webapp.auth import BadInitData, Session, Sessions, telegram_user
@@ -82,6 +82,7 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_get("/app/pic/{token}", picture)
     web_app.router.add_post("/app/api/session", session)
     web_app.router.add_get("/app/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
 
 
 async def to_page(request: web.Request) -> web.Response:
@@ -173,6 +174,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub = table.hub
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
+    frames.track(request, ws)
     watcher: Watcher | None = None
     writer: asyncio.Task[None] | None = None
     try:
