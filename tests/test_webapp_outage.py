@@ -19,12 +19,14 @@ import pytest_asyncio
 from playwright.async_api import expect
 
 from bot import tablepass
-from bot.playground import PlaygroundPort
+from bot.__main__ import webtable_installer
+from bot.app import create_application
+from bot.playground import PlaygroundPort, start_site
 from bot.storage import Storage
 from bot.webapp import serve
 from tests.browser_support import chromium
 from tests.test_bot_start import read_until
-from tests.test_webapp_browser import DESKTOP, PHONE, READY, new_page, open_table
+from tests.test_webapp_browser import DESKTOP, PHONE, READY, new_page, open_table, play_turn, shoot, tap
 from tests.webapp_support import TOKEN, init_data, new_app, open_game, open_page, person, settings_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -116,3 +118,60 @@ async def test_the_mini_app_server_stops_at_once_with_pages_open(tmp_path):
     finally:
         server.cancel()
         await app.close()
+
+
+async def start_server(data: Path, number: int = 0):
+    """The playground with its web table over the application on ``data``'s SQLite file, as ``python -m bot``."""
+    settings = settings_for(data, round_pause=0)
+    app = await create_application(settings)
+    port = PlaygroundPort(edit_interval=0.02)
+    app.attach(port)
+    await app.start()
+    runner, url = await start_site(app, port, "127.0.0.1", number, extend=webtable_installer(app, settings))
+    return app, port, runner, url.rstrip("/")
+
+
+async def stop_server(app, port, runner) -> None:
+    await port.close()
+    await runner.cleanup()
+    await app.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+async def test_the_table_comes_back_by_itself_after_a_server_restart_and_plays_on(browser, device, tmp_path):
+    app, port, runner, url = await start_server(tmp_path)
+    number = int(url.rsplit(":", 1)[1])
+    page = await new_page(browser, PHONE if device == "phone" else DESKTOP)
+    try:
+        await open_table(page, url, "kozel", 2, room=f"back{device}")
+        await page.wait_for_function(READY, timeout=30000)
+        await play_turn(page)
+        await page.wait_for_function(READY, timeout=30000)
+        await page.evaluate("() => { window.notReloaded = true; }")
+        before = int(await page.locator("#webtable").get_attribute("data-version"))
+
+        await stop_server(app, port, runner)
+        table = page.locator("#webtable")
+        await expect(table.locator(".wt-status")).to_have_text("offline, reconnecting…")
+        await expect(table).to_have_attribute("data-online", "no")
+        # a tap while the server is away says so and changes nothing
+        await tap(page, table.locator(".wt-hit.playable").first)
+        await expect(table.locator(".wt-note").last).to_have_text("offline, reconnecting…")
+        await page.wait_for_timeout(3000)  # a few failed attempts of the session request and the socket
+        await shoot(page, f"webapp-offline-{device}.png")
+
+        app, port, runner, _ = await start_server(tmp_path, number)
+        await expect(table).to_have_attribute("data-online", "yes", timeout=30000)
+        await page.wait_for_function(READY, timeout=30000)
+        assert int(await table.get_attribute("data-version")) == before  # the same table, the same turn
+        kind = await play_turn(page)  # a tap after the restart plays a move
+        assert kind in ("card", "button")
+        assert (
+            int(await table.get_attribute("data-version")) > before
+            or await table.get_attribute("data-finished") == "yes"
+        )
+        assert await page.evaluate("() => window.notReloaded === true")
+        await expect(page.locator("#status")).to_have_text("connected")
+    finally:
+        await page.context.close()
+        await stop_server(app, port, runner)
