@@ -47,6 +47,7 @@ COMMANDS = (
     "me",
     "history",
     "export",
+    "daily",
     "help",
 )
 

@@ -94,6 +94,7 @@ APP_ORDER = (
     "turns",
     "lobby",
     "info",
+    "daily",
     "application",
     "__init__",
 )
@@ -105,8 +106,10 @@ BOTTOM = {
     "bot.texts",
     "bot.tablepass",
     "bot.frames",
+    "bot.solo",
+    "bot.keys",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
+HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
 
 
 def bot_modules() -> dict[str, Path]:

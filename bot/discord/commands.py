@@ -1,4 +1,4 @@
-"""The slash commands (the 13 of ``bot.port.COMMANDS``) and their translation into Russian and Ukrainian.
+"""The slash commands (every one of ``bot.port.COMMANDS``) and their translation into Russian and Ukrainian.
 
 Every name, description and choice is an English msgid of the project's one gettext domain (``core.i18n``),
 marked with ``N_`` so ``make messages`` extracts it. ``CatalogTranslator`` hands Discord the ``ru`` and ``uk``
@@ -85,6 +85,11 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
         N_("The record of a game as a file"),
         (Option("number", N_("The number of a finished game, as /history shows it")),),
     ),
+    "daily": (
+        N_("/daily"),
+        N_("Today's deal: everyone plays the same deal"),
+        (Option("game", N_("The game of today's deal"), choices=GAMES),),
+    ),
     "help": (N_("/help"), N_("How to play with this bot"), ()),
 }
 
@@ -125,7 +130,7 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
 
 
 def build(run: Runner) -> list[app_commands.Command[Any, ..., None]]:
-    """The 13 commands; each one calls ``run(interaction, name, args)``."""
+    """The commands; each one calls ``run(interaction, name, args)``."""
     out = []
     for name, (name_id, description, options) in SPECS.items():
         command: app_commands.Command[Any, ..., None] = app_commands.Command(

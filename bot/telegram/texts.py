@@ -19,6 +19,7 @@ COMMAND_HELP = {
     "me": N_("My rating and games"),
     "history": N_("Finished games"),
     "export": N_("A game record as a file"),
+    "daily": N_("Today's deal: everyone plays the same deal"),
     "help": N_("How to play with the bot"),
 }
 

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot import keys
 from bot.frames import SHUTDOWN_GRACE
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
-from bot.webapp.server import WebTable, mount
+from bot.webapp.pictures import Pictures
+from bot.webapp.server import HELLO_TIMEOUT, WebTable, mount
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -37,14 +39,20 @@ def install(
     trust_names: bool = False,
     poll_interval: float = 1.0,
     redis_url: str | None = None,
+    hello_timeout: float = HELLO_TIMEOUT,
+    **limits: int,
 ) -> WebTable:
-    """Serve the web table from ``web_app`` over the application ``app``."""
+    """Serve the web table from ``web_app`` over the application ``app`` (``limits``: the hub's caps,
+    ``pages_per_user`` and ``pages_per_table``)."""
     secret = hashlib.sha256(bot_token.encode()).digest() if bot_token else secrets.token_bytes(32)
+    # every worker derives the same picture key from the bot token: any of them serves any page's pictures
+    pictures = Pictures(keys.purpose_key(bot_token or secret, keys.WEBAPP_PICTURE))
     table = WebTable(
-        Hub(app, poll_interval=poll_interval, redis_url=redis_url),
+        Hub(app, pictures, poll_interval=poll_interval, redis_url=redis_url, **limits),
         Sessions(secret),
         bot_token=bot_token,
         trust_names=trust_names,
+        hello_timeout=hello_timeout,
     )
     mount(web_app, table)
 
