@@ -153,9 +153,8 @@ class WebTable {
       this.statusEl.textContent = this.frame ? this.frame.status : "";
       return;
     }
-    const why = this.why || this.t("offline");
-    this.statusEl.textContent = why;
-    if (!this.frame) this.emptyEl.textContent = why;
+    this.statusEl.textContent = this.t("offline");
+    if (!this.frame) this.emptyEl.textContent = this.t("offline");
     for (const req of [...this.pending.keys()]) this.settle(req); // what was in flight is answered by the frame after
   }
 
@@ -183,7 +182,6 @@ class WebTable {
   receive(frame) {
     if (frame.type === "hello") {
       this.refused = 0;
-      this.why = null;
       this.online(true);
       if (frame.lang && WT_TEXT[frame.lang]) this.lang = frame.lang;
       this.emptyEl.textContent = this.t("waiting");
@@ -205,7 +203,7 @@ class WebTable {
       if (frame.text) this.toast(frame.text, frame.alert);
     } else if (frame.type === "error") {
       this.settle(frame.req);
-      if (frame.code === "too_many_pages") this.why = frame.text; // shown while it tries again, slowly
+      if (frame.code === "too_many_pages") this.stop(frame.text); // refused: a new socket would be refused again
       if (frame.code === "no_session") {
         // a session from before a restart may meet a server with a new key: one more try with a fresh one
         this.refused = (this.refused || 0) + 1;
