@@ -95,6 +95,7 @@ APP_ORDER = (
     "lobby",
     "info",
     "daily",
+    "notify",
     "application",
     "__init__",
 )

@@ -255,3 +255,11 @@ _HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "cont
 
 def _forwarded(request: web.Request) -> dict[str, str]:
     return {k: v for k, v in request.headers.items() if k.lower() not in _HOP and k.lower() != "host"}
+
+
+async def tap_first(players: tuple[Page, ...], version: int) -> dict[str, Any]:
+    """Once every player's page shows ``version``, the one whose turn it is taps its first action; its answer."""
+    for page in players:
+        await page.wait(lambda f: f.get("type") == "table" and f["version"] == version)
+    mover = next(p for p in players if p.last_table()["your_turn"])
+    return await mover.press(mover.last_table()["actions"][0]["payload"])

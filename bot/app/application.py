@@ -31,6 +31,7 @@ from bot.app.context import Context
 from bot.app.daily import Daily
 from bot.app.info import Info
 from bot.app.lobby import Lobby
+from bot.app.notify import Notify
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.app.rounds import Rounds
@@ -93,6 +94,7 @@ class Application:
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
         self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
         self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby)
+        self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         lobby, turns, info = self.lobby, self.turns, self.info
@@ -113,6 +115,7 @@ class Application:
             "history": info.cmd_history,
             "export": info.cmd_export,
             "daily": self.daily.cmd_daily,
+            "notify": self.notify.cmd_notify,
         }
         # every button kind of ``bot.payloads.KINDS`` (by its readable name) and its handler
         self.press_handlers: dict[str, PressHandler] = {

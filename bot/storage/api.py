@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, daily, invitations, moves, people, stats, tables, timers, votes
+from bot.storage import audit, daily, invitations, moves, notify, people, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
@@ -306,3 +306,16 @@ class Storage:
 
     async def post_ref(self, chat_id: int, day: str) -> tuple[bool, dict[str, Any] | None]:
         return await daily.post_ref(self.db, chat_id, day)
+
+    # ---- "call me when a table opens" (notify.py) ------------------------------------------------
+    async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None:
+        await notify.set_notify(self.db, chat_id, user_id, on)
+
+    async def notify_on(self, chat_id: int, user_id: int) -> bool:
+        return await notify.notify_on(self.db, chat_id, user_id)
+
+    async def free_subscribers(self, chat_id: int) -> list[UserRec]:
+        return await notify.free_subscribers(self.db, chat_id)
+
+    async def claim_notice(self, table_id: int, user_id: int) -> bool:
+        return await notify.claim_notice(self.db, table_id, user_id)

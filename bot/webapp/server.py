@@ -5,6 +5,7 @@ Routes (``mount`` adds them to any aiohttp application: the playground's, or the
     GET  /app/                 the page (strict Content-Security-Policy)
     GET  /app/static/<file>    its script and style
     POST /app/api/session      Authorization: tma <initData>  → 200 {"session", "table"} or 401 {"error"}
+    POST /app/api/invite       Authorization: session <token> → 200 {"id"}: a prepared message to share (Mini App)
     GET  /app/ws               the page's socket: hello with the session, then taps; frames of the table out
     GET  /app/pic/<address>    a picture of a frame: a signed, expiring address any worker serves
                                (``bot.webapp.pictures``; a hand's address is given to its seat's sockets only)
@@ -33,6 +34,7 @@ from aiohttp import WSMsgType, web
 from bot import frames, tablepass
 from bot.port import User
 from bot.storage import NotFound
+from bot.webapp import invite as inviting
 from bot.webapp.auth import BadInitData, Session, Sessions, telegram_user
 from bot.webapp.hub import TOO_FAST, Hub, Watcher, page_lang
 from bot.webapp.pictures import PREFIX, Refused
@@ -98,6 +100,7 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_get("/app/static/{name}", static_file)
     web_app.router.add_get(PREFIX + "{token}", picture)
     web_app.router.add_post("/app/api/session", session)
+    web_app.router.add_post("/app/api/invite", invite)
     web_app.router.add_get("/app/ws", websocket)
     frames.close_sockets_on_shutdown(web_app)
 
@@ -177,6 +180,19 @@ async def session(request: web.Request) -> web.Response:
     return web.json_response({"session": token, "table": table_id}, headers={"Cache-Control": "no-store"})
 
 
+async def invite(request: web.Request) -> web.Response:
+    """``Authorization: session <token>`` → a message inviting friends to the session's table, prepared by the
+    bot for the user to share (``bot.webapp.invite``)."""
+    table: WebTable = request.app[WEBTABLE_KEY]
+    if not _same_origin(request):
+        return _refuse("cross_origin", 403)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    found = table.sessions.check(token.strip()) if scheme == "session" else None
+    if found is None:
+        return _refuse("no_session")
+    return await inviting.prepare(table, found)
+
+
 def _playground_session(table: WebTable, body: dict[str, Any]) -> web.Response:
     name, room, lang = body.get("name"), body.get("room"), body.get("lang")
     if not isinstance(name, str) or not isinstance(room, str):
@@ -211,9 +227,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         watcher.send({"type": "hello", "user": {"name": watcher.user.name}, "lang": watcher.lang})
         await hub.refresh(watcher, force=True)
         async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            frame = _frame(msg.data)
+            frame = _frame(msg.data) if msg.type == WSMsgType.TEXT else None
             req = frame.get("req") if isinstance(frame, dict) and isinstance(frame.get("req"), int) else None
             if not await watcher.allow():  # a flood: told so, and nothing of it reaches the application
                 watcher.send({"type": "answer", "req": req, "text": t(watcher.lang, TOO_FAST), "alert": False})
