@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot import keys
+from bot.frames import SHUTDOWN_GRACE
 from bot.webapp.activity import DiscordActivity
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
@@ -95,7 +96,7 @@ async def serve(app: Any, settings: Settings) -> None:
         redis_url=settings.redis_url,
         activity=activity_of(settings),
     )
-    runner = web.AppRunner(web_app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(web_app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
     await runner.setup()
     site = web.TCPSite(runner, settings.webapp_host, settings.webapp_port)
     await site.start()

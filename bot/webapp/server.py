@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import tablepass
+from bot import frames, tablepass
 from bot.port import User
 from bot.storage import NotFound
 from bot.webapp import invite as inviting
@@ -123,6 +123,7 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_post("/app/api/session", session)
     web_app.router.add_post("/app/api/invite", invite)
     web_app.router.add_get("/app/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
     if table.activity is not None:
         web_app.router.add_get("/app/api/activity", activity_config)
         web_app.router.add_post("/app/api/activity", activity_session)
@@ -269,6 +270,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub = table.hub
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
+    frames.track(request, ws)
     watcher = await _hello(ws, table)
     if watcher is None:
         return ws

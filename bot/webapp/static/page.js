@@ -81,6 +81,11 @@
     try { theme(JSON.parse(hash.get("tgWebAppThemeParams"))); } catch (e) { /* not JSON: device colours */ }
   }
 
+  function refused() {
+    // no try can mend it (no initData, a refused one, no such table): WebTable stops and shows why
+    return Object.assign(new Error(text("open_from_telegram")), { final: true });
+  }
+
   let sessionToken = null;
   const inDiscord = query.has("frame_id") && query.has("instance_id");
 
@@ -97,8 +102,9 @@
   // the Activity's sign-in, once: a later reconnect reuses the session (12 hours)
   async function discordSession() {
     if (sessionToken) return sessionToken;
-    const refused = new Error(text("discord_refused"));
-    const conf = await fetch("/app/api/activity").then((r) => (r.ok ? r.json() : Promise.reject(refused)));
+    // Discord or the server said no: final (a network error while the server is away rejects, and is tried again)
+    const denied = Object.assign(new Error(text("discord_refused")), { final: true });
+    const conf = await fetch("/app/api/activity").then((r) => (r.ok ? r.json() : Promise.reject(denied)));
     await loadScript("/app/static/discord-sdk.js");
     const sdk = new window.DiscordSDKBundle.DiscordSDK(conf.client_id, { disableConsoleLogOverride: true });
     await sdk.ready();
@@ -110,7 +116,7 @@
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code, instance_id: sdk.instanceId, channel_id: sdk.channelId }),
     });
-    if (!res.ok) throw refused;
+    if (!res.ok) throw denied;
     const got = await res.json();
     await sdk.commands.authenticate({ access_token: got.access_token });
     sessionToken = got.session;
@@ -119,13 +125,15 @@
 
   async function session() {
     if (inDiscord) return discordSession();
-    if (!initData) throw new Error(text("open_from_telegram"));
+    if (!initData) throw refused();
+    // a network error (the server is away) rejects, and WebTable tries again later
     const res = await fetch("/app/api/session", {
       method: "POST",
       headers: { Authorization: "tma " + initData, "Content-Type": "application/json" },
       body: JSON.stringify({ table: table.startsWith("t") ? table : "t" + table }),
     });
-    if (!res.ok) throw new Error(text("open_from_telegram"));
+    if (res.status >= 500) throw new Error(`server ${res.status}`); // a proxy in front of a restarting server
+    if (!res.ok) throw refused();
     sessionToken = (await res.json()).session;
     return sessionToken;
   }
