@@ -225,9 +225,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         watcher.send({"type": "hello", "user": {"name": watcher.user.name}, "lang": watcher.lang})
         await hub.refresh(watcher, force=True)
         async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            frame = _frame(msg.data)
+            frame = _frame(msg.data) if msg.type == WSMsgType.TEXT else None
             req = frame.get("req") if isinstance(frame, dict) and isinstance(frame.get("req"), int) else None
             if not await watcher.allow():  # a flood: told so, and nothing of it reaches the application
                 watcher.send({"type": "answer", "req": req, "text": t(watcher.lang, TOO_FAST), "alert": False})
