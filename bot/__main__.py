@@ -137,6 +137,8 @@ async def run(settings: Settings, names: list[str]) -> None:
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
+        if stop.is_set():  # every open page's socket is closed first, then timers and computer players stop
+            print("stopping…", flush=True)
         for task in done:
             if task is not stopping:
                 task.result()  # an adapter that ended on its own: show why
