@@ -1,9 +1,10 @@
 """``python -m bench.webapp``: how fast a tap in the web table becomes the new table in many open pages.
 
-One process, real HTTP and WebSockets on 127.0.0.1: the real application over a temporary SQLite file, the web
-table's server (``bot.webapp``, polling every second as a worker does) and many pages (aiohttp WebSocket clients,
-each with its signed session for one table, as a Mini App page has). Two people play Kozel at each table through
-their pages. Two scenarios, one after the other:
+Two processes, real HTTP and WebSockets on 127.0.0.1: a server (this module with ``--serve``: the real
+application over a temporary SQLite file and the web table's server, ``bot.webapp``, polling every second as a
+worker does) and the pages (aiohttp WebSocket clients, each with its signed session for one table, as a Mini App
+page has) in this process, so that the pages' own work is not the server's. Two people play Kozel at each table
+through their pages. Two scenarios, one after the other:
 
 * ``crowd``: one table watched by ``--spectators`` pages besides its two players' (a shared game link);
 * ``tables``: ``--tables`` tables, each with its two players and two spectators (4 pages each), the taps going
@@ -18,9 +19,10 @@ Each sample: the player to move sends the payload of its first legal action (wha
 * ``picture``: until the tapping page has also fetched the new table picture.
 
 The web table's share is ``self`` beside ``stored`` in the same run: the goal is ``self_p95_ms`` ≤ 2 ×
-``stored_p95_ms`` (all samples of both scenarios). ``looks_per_tap``: tables read from the database by the web
-table per tap, polls included (one look per watched table and change, not one per page). Last line: one JSON
-object with every figure.
+``stored_p95_ms`` (all samples of both scenarios). Times are ``time.monotonic()``, one clock for both processes.
+``looks_per_tap``: database reads by the web table per tap, polls included (the poll reads the versions of every
+watched table in one query, then each table that moved; never one read per page). Last line: one JSON object with
+every figure.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ import json
 import os
 import re
 import statistics
+import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +75,7 @@ class Arrivals:
     def arrived(self, version: int) -> None:
         n = self.count[version] = self.count.get(version, 0) + 1
         if n == self.pages:
-            self.last[version] = time.perf_counter()
+            self.last[version] = time.monotonic()
             self.event(version).set()
 
 
@@ -103,7 +106,7 @@ class Page:
                 found = VERSION.match(msg.data)
                 frame, version = {}, None if found is None else int(found.group(1))
             if version is not None and version not in self.got:
-                self.got[version] = time.perf_counter()
+                self.got[version] = time.monotonic()
                 self.frame = frame
                 self.arrivals.arrived(version)
                 self.changed.set()
@@ -131,44 +134,29 @@ class Table:
 
 @dataclass
 class Bench:
-    app: Any
+    """The pages' side: opens tables through the server's ``/bench/`` routes, then taps and times."""
+
     url: str
     http: aiohttp.ClientSession
-    sessions: Any
-    hub: Any
-    reopen_looks: int = 0  # tables read to greet the pages of a new table (not a tap's)
-    stored_at: list[float] = field(default_factory=list)
-    rooms: int = 0
+    reopen_looks: int = 0  # database reads to greet the pages of a new table (not a tap's)
+
+    async def call(self, what: str, **params: Any) -> Any:
+        async with self.http.get(f"{self.url}/bench/{what}", params={k: str(v) for k, v in params.items()}) as res:
+            assert res.status == 200, await res.text()
+            return await res.json()
 
     async def open_table(self, spectators: int) -> Table:
         """A Kozel for two people opened and started through the application, and its pages."""
-        self.rooms += 1
-        room = f"bench{self.rooms}"
-        people = [
-            User("playground", f"anna{self.rooms}", "Anna", "en"),
-            User("playground", f"boris{self.rooms}", "Boris", "en"),
-        ]
-        chat = Chat("playground", room, title=room)
-        port = self.app.ports["playground"]
-        for u in people:
-            port.users[u.id] = u
-        await self.app.command(Command(people[0], chat, "new", "kozel 2"))
-        rec = await self.app.storage.open_table((await self.app.people.chat_rec(chat)).id)
-        await self.app.press(Press(people[1], chat, f"j.{rec.id}"))
-        await self.app.press(Press(people[0], chat, f"s.{rec.id}"))
-        await self.app.idle()
-        watchers = people + [
-            User("playground", f"s{self.rooms}-{i}", f"Spectator {i}", LANGS[i % len(LANGS)]) for i in range(spectators)
-        ]
-        arrivals = Arrivals(len(watchers))
+        opened = await self.call("open", spectators=spectators)
+        arrivals = Arrivals(len(opened["sessions"]))
         pages = []
-        for i, u in enumerate(watchers):
+        for i, session in enumerate(opened["sessions"]):
             ws = await self.http.ws_connect(self.url + "/app/ws")
-            await ws.send_json({"type": "hello", "session": self.sessions.issue(Session(u, (rec.id,)))})
+            await ws.send_json({"type": "hello", "session": session})
             pages.append(Page(ws, arrivals, player=i < 2))
         for p in pages:
             await p.first()
-        return Table(rec.id, pages[:2], pages, arrivals)
+        return Table(opened["table"], pages[:2], pages, arrivals)
 
     async def tap(self, table: Table, out: dict[str, list[float]]) -> bool:
         """One timed tap at ``table``; False when its game is over (or nobody may move yet)."""
@@ -183,18 +171,17 @@ class Bench:
         version = frames[mover]["version"]
         new = version + 1
         text = json.dumps({"type": "press", "payload": frames[mover]["actions"][0]["payload"], "req": 1})
-        self.stored_at.clear()
-        start = time.perf_counter()
+        start = time.monotonic()
         await page.ws.send_str(text)
         await table.arrivals.event(new).wait()
         async with self.http.get(self.url + page.frame["picture"]) as res:
             await res.read()
-        pictured = time.perf_counter()
-        out["stored"].append((self.stored_at[0] - start) * 1000)
+        pictured = time.monotonic()
+        stored = await self.call("stored", table=table.id, version=new)  # after the server is idle again
+        out["stored"].append((stored["at"] - start) * 1000)
         out["self"].append((page.got[new] - start) * 1000)
         out["all"].append((table.arrivals.last[new] - start) * 1000)
         out["picture"].append((pictured - start) * 1000)
-        await self.app.idle()
         return True
 
     async def play(self, tables: list[Table], taps: int, spectators: int) -> dict[str, list[float]]:
@@ -207,16 +194,17 @@ class Bench:
                 for p in tables[k].pages:
                     await p.close()
                 games = tables[k].games + 1
-                looks = self.hub.looks
+                looks = (await self.call("looks"))["looks"]
                 tables[k] = await self.open_table(spectators)
-                self.reopen_looks += self.hub.looks - looks
+                self.reopen_looks += (await self.call("looks"))["looks"] - looks
                 tables[k].games = games
                 continue
             i += 1
         return out
 
 
-async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
+async def serve(spectators: int) -> None:
+    """The server process: the application, the web table, and the routes the pages' process drives it by."""
     tmp = Path(tempfile.mkdtemp(prefix="bench-webapp-"))
     settings = Settings(
         _env_file=None,
@@ -230,36 +218,82 @@ async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
     await app.start()
     web_app = web.Application()
     table = install(web_app, app, trust_names=True, poll_interval=1.0, pages_per_table=spectators + 2)
+    stored: dict[tuple[int, int], float] = {}
+    app.ctx.observers.append(lambda rec: stored.setdefault((rec.id, rec.version), time.monotonic()))
+    rooms = 0
+
+    async def open_route(request: web.Request) -> web.Response:
+        nonlocal rooms
+        rooms += 1
+        room = f"bench{rooms}"
+        people = [User("playground", f"anna{rooms}", "Anna", "en"), User("playground", f"boris{rooms}", "Boris", "en")]
+        chat = Chat("playground", room, title=room)
+        for u in people:
+            app.ports["playground"].users[u.id] = u
+        await app.command(Command(people[0], chat, "new", "kozel 2"))
+        rec = await app.storage.open_table((await app.people.chat_rec(chat)).id)
+        await app.press(Press(people[1], chat, f"j.{rec.id}"))
+        await app.press(Press(people[0], chat, f"s.{rec.id}"))
+        await app.idle()
+        n = int(request.query["spectators"])
+        watchers = people + [User("playground", f"s{rooms}-{i}", f"Spectator {i}", LANGS[i % 3]) for i in range(n)]
+        sessions = [table.sessions.issue(Session(u, (rec.id,))) for u in watchers]
+        return web.json_response({"table": rec.id, "sessions": sessions})
+
+    async def stored_route(request: web.Request) -> web.Response:
+        await app.idle()
+        return web.json_response({"at": stored.pop((int(request.query["table"]), int(request.query["version"])))})
+
+    async def looks_route(request: web.Request) -> web.Response:
+        return web.json_response({"looks": table.hub.looks})
+
+    web_app.router.add_get("/bench/open", open_route)
+    web_app.router.add_get("/bench/stored", stored_route)
+    web_app.router.add_get("/bench/looks", looks_route)
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    url = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    print(runner.addresses[0][1], flush=True)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the pages' process is done
+    finally:
+        await runner.cleanup()
+        await app.close()
+
+
+async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.webapp", "--serve", "--spectators", str(spectators),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert server.stdout is not None and server.stdin is not None
+    url = f"http://127.0.0.1:{int(await server.stdout.readline())}"
     result: dict[str, Any] = {"spectators": spectators, "tables": tables, "taps": taps}
     pooled: dict[str, list[float]] = {}
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as http:
-        bench = Bench(app, url, http, table.sessions, table.hub)
-        app.ctx.observers.append(lambda rec: bench.stored_at.append(time.perf_counter()))
-        for name, counts in (("crowd", [spectators]), ("tables", [2] * tables)):
-            open_tables = [await bench.open_table(n) for n in counts]
-            looks, reopened = table.hub.looks, bench.reopen_looks
-            started = time.perf_counter()
-            out = await bench.play(open_tables, taps, counts[0])
-            result[f"{name}_seconds"] = round(time.perf_counter() - started, 2)
-            result[f"{name}_pages"] = sum(len(t.pages) for t in open_tables)
-            result[f"{name}_games"] = sum(t.games for t in open_tables)
-            looked = table.hub.looks - looks - (bench.reopen_looks - reopened)
-            result[f"{name}_looks_per_tap"] = round(looked / taps, 2)
-            for key, values in out.items():
-                result[f"{name}_{key}_p50_ms"] = round(statistics.median(values), 3)
-                result[f"{name}_{key}_p95_ms"] = round(pct(values, 0.95), 3)
-                pooled.setdefault(key, []).extend(values)
-            for t in open_tables:
-                for p in t.pages:
-                    await p.close()
-    await runner.cleanup()
-    await app.close()
+    try:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+            bench = Bench(url, http)
+            for name, counts in (("crowd", [spectators]), ("tables", [2] * tables)):
+                open_tables = [await bench.open_table(n) for n in counts]
+                looks, reopened = (await bench.call("looks"))["looks"], bench.reopen_looks
+                started = time.monotonic()
+                out = await bench.play(open_tables, taps, counts[0])
+                result[f"{name}_seconds"] = round(time.monotonic() - started, 2)
+                result[f"{name}_pages"] = sum(len(t.pages) for t in open_tables)
+                result[f"{name}_games"] = sum(t.games for t in open_tables)
+                looked = (await bench.call("looks"))["looks"] - looks - (bench.reopen_looks - reopened)
+                result[f"{name}_looks_per_tap"] = round(looked / taps, 2)
+                for key, values in out.items():
+                    result[f"{name}_{key}_p50_ms"] = round(statistics.median(values), 3)
+                    result[f"{name}_{key}_p95_ms"] = round(pct(values, 0.95), 3)
+                    pooled.setdefault(key, []).extend(values)
+                for t in open_tables:
+                    for p in t.pages:
+                        await p.close()
+    finally:
+        server.stdin.close()
+        await server.wait()
     for key in ("stored", "self"):
         result[f"{key}_p95_ms"] = round(pct(pooled[key], 0.95), 3)
     result["self_to_stored_p95"] = round(result["self_p95_ms"] / result["stored_p95_ms"], 2)
@@ -289,8 +323,12 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=200, help="spectator pages of the crowd's one table")
     parser.add_argument("--tables", type=int, default=50, help="tables of 4 pages each")
     parser.add_argument("--taps", type=int, default=150, help="timed taps per scenario")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the server process
     add_quick(parser, spectators=20, tables=4, taps=12)
     args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(args.spectators))
+        return
     r = asyncio.run(run(args.spectators, args.tables, args.taps))
     show(r)
     print(json.dumps(r))

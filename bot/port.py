@@ -54,6 +54,7 @@ COMMANDS = (
     "history",
     "export",
     "daily",
+    "notify",
     "help",
 )
 
@@ -224,6 +225,17 @@ class Stale(Exception):
 
 class MessageGone(Exception):
     """The message to edit no longer exists and the adapter could not show the content again."""
+
+
+@runtime_checkable
+class Sharing(Protocol):
+    """A port whose web app can share a message the bot prepared (Telegram: ``savePreparedInlineMessage``, then the
+    Mini App's ``shareMessage`` lets the user pick the chats)."""
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """Prepare ``msg`` (its text and link buttons) for ``user`` to share; returns the prepared message's id.
+        Raises ``Unreachable`` when the platform refuses."""
+        ...
 
 
 @runtime_checkable

@@ -93,8 +93,10 @@ APP_ORDER = (
     "rounds",
     "turns",
     "lobby",
+    "achievements",
     "info",
     "daily",
+    "notify",
     "application",
     "__init__",
 )
@@ -110,7 +112,10 @@ BOTTOM = {
     "bot.keys",
     "bot.written",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
+HELPERS = (
+    {"bot.payloads", "bot.live"},
+    {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily", "bot.achievements"},
+)
 
 
 def bot_modules() -> dict[str, Path]:

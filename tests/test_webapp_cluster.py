@@ -15,13 +15,21 @@ from PIL import Image
 
 from bot.app import create_application
 from bot.config import Settings
-from bot.webapp.pictures import PREFIX, Spec
+from bot.webapp.hub import Hub
+from bot.webapp.pictures import PREFIX, Pictures, Spec
 from bot.webapp.server import WEBTABLE_KEY
 from testkit.cluster_support import REDIS_URL, drop_pg_database, fresh_pg_database, redis_available
 from tests.storage_support import PG_SKIP, PG_URL
-from tests.webapp_support import SplitBalancer, open_game, open_page, person, serve_webapp, session_for
-
-pytestmark = pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
+from tests.webapp_support import (
+    SplitBalancer,
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_webapp,
+    session_for,
+    tap_first,
+)
 
 MOVES = 8
 
@@ -48,6 +56,7 @@ def addresses(frame: dict) -> list[str]:
     return found
 
 
+@pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
 async def test_a_page_on_worker_a_gets_every_picture_from_worker_b_and_moves_on_either_reach_both(tmp_path: Path):
     if not await redis_available():
         pytest.skip("no Redis (REDIS_URL)")
@@ -117,3 +126,35 @@ async def test_a_page_on_worker_a_gets_every_picture_from_worker_b_and_moves_on_
         await first.close()
         await second.close()
         await drop_pg_database(db)
+
+
+async def test_a_worker_that_never_drew_an_older_picture_draws_it_from_the_move_log(tmp_path: Path):
+    """A page may ask for the picture of a version the table has already left (its frame was on the way): a worker
+    without it replays the log to that version and draws the same picture the first worker drew."""
+    app = await new_app(tmp_path)
+    site = await serve_webapp(app, poll_interval=0.05)
+    try:
+        anna, boris = person("Anna"), person("Boris")
+        rec = await open_game(app, "den", anna, "kozel", 2, people=(boris,))
+        async with aiohttp.ClientSession() as http:
+            a = await open_page(http, site.url, await session_for(http, site.url, "Anna", "den"))
+            b = await open_page(http, site.url, await session_for(http, site.url, "Boris", "den"))
+            first = await a.wait(lambda f: f.get("type") == "table" and f["version"] == rec.version)
+            drawn = {url: await jpeg(http, site.url + url) for url in addresses(first)}
+            version = rec.version
+            for _ in range(3):
+                await tap_first((a, b), version)
+                version += 1
+            # another worker: the same application's storage, its own (empty) pictures, the same key
+            hub = site.runner.app[WEBTABLE_KEY].hub
+            other = Hub(app, Pictures(hub.pictures.key))
+            for url, data in drawn.items():
+                spec = other.pictures.check(url[len(PREFIX) :])
+                assert spec.version < version and not other.pictures.has(spec)
+                assert await other.pictures.data(spec, other.redraw) == data
+            other.pictures.close()
+            for page in (a, b):
+                await page.close()
+    finally:
+        await site.close()
+        await app.close()

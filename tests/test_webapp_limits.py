@@ -10,8 +10,24 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from playwright.async_api import expect
 
-from tests.webapp_support import new_app, open_game, open_page, person, serve_webapp, session_for
+from bot.app import create_application
+from bot.playground import PlaygroundPort, start_site
+from bot.webapp import WebTable, install
+from tests.browser_support import chromium, screenshot
+from tests.webapp_support import (
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_webapp,
+    session_for,
+    settings_for,
+    tap_first,
+)
+
+SHOTS = Path(__file__).resolve().parent.parent / ".screenshots"
 
 PER_USER, PER_TABLE = 3, 6
 FLOOD = 40
@@ -72,9 +88,7 @@ async def test_a_flood_of_sockets_and_presses_is_refused_while_the_players_frame
         # meanwhile the real players play on, and every page (Mallory's too) gets each new table
         version = rec.version
         for _ in range(4):
-            fa = await a.wait(lambda f, v=version: f.get("type") == "table" and f["version"] == v)
-            mover = a if fa["your_turn"] else b
-            answer = await mover.press(mover.last_table()["actions"][0]["payload"])
+            answer = await tap_first((a, b), version)
             assert answer["type"] == "answer" and answer.get("text") != too_fast[0]["text"]
             version += 1
             for page in (a, b, *pages):
@@ -105,3 +119,47 @@ async def test_a_flood_of_sockets_and_presses_is_refused_while_the_players_frame
         assert again is not None and again["type"] == "hello"
         for page in (a, b, *pages):
             await page.close()
+
+
+async def test_a_page_refused_for_too_many_pages_says_why_in_chromium_and_does_not_knock_again(tmp_path: Path):
+    app = await create_application(settings_for(tmp_path))
+    port = PlaygroundPort(edit_interval=0.02)
+    app.attach(port)
+    await app.start()
+    tables: list[WebTable] = []
+    runner, url = await start_site(
+        app,
+        port,
+        "127.0.0.1",
+        0,
+        extend=lambda web_app: tables.append(install(web_app, app, trust_names=True, pages_per_user=1)),
+    )
+    hub = tables[0].hub
+    hellos = 0
+    admit = hub.admit
+
+    async def counted(watcher):
+        nonlocal hellos
+        hellos += 1
+        return await admit(watcher)
+
+    hub.admit = counted  # type: ignore[method-assign]
+    try:
+        async with chromium() as browser:
+            pages = []
+            for _ in range(2):  # Anna opens the playground twice: one web table page is all she may have here
+                page = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
+                await page.goto(f"{url}?name=Anna&lang=en#duo")
+                await expect(page.locator("#status")).to_have_text("connected")
+                pages.append(page)
+            await expect(pages[0].locator("#webtable")).to_have_attribute("data-online", "yes")
+            refused = pages[1].locator("#webtable .wt-empty")
+            await expect(refused).to_have_text("This table is open in too many of your pages: close one and try again.")
+            await screenshot(pages[1], str(SHOTS / "webapp-too-many-pages.png"))
+            await pages[1].wait_for_timeout(2500)  # longer than the page's reconnect delay (1 s)
+            assert hellos == 2  # the refused page did not come back
+            assert await pages[1].locator("#webtable").get_attribute("data-online") != "yes"
+    finally:
+        await port.close()
+        await runner.cleanup()
+        await app.close()

@@ -245,6 +245,39 @@ class DailyPost(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class NotifySub(Base):
+    """A person who wants a private message when a table opens in a chat (revision 0006_notify)."""
+
+    __tablename__ = "notify_subs"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class NotifySent(Base):
+    """A table's message to one subscriber (revision 0006_notify): at most one, across workers."""
+
+    __tablename__ = "notify_sent"
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Earned(Base):
+    """An achievement a user earned in a chat (revision 0007_achievements): once, with the table that gave it."""
+
+    __tablename__ = "achievements"
+    __table_args__ = (Index("ix_achievements_table", "table_id"),)
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
 USERS = User.__table__
 CHATS = Chat.__table__
@@ -258,3 +291,6 @@ PRESSES = Press.__table__
 INVITATIONS = Invitation.__table__
 DAILY_ATTEMPTS = DailyAttempt.__table__
 DAILY_POSTS = DailyPost.__table__
+NOTIFY_SUBS = NotifySub.__table__
+NOTIFY_SENT = NotifySent.__table__
+ACHIEVEMENTS = Earned.__table__

@@ -20,6 +20,7 @@ COMMAND_HELP = {
     "history": N_("Finished games"),
     "export": N_("A game record as a file"),
     "daily": N_("Today's deal: everyone plays the same deal"),
+    "notify": N_("A private message when a table opens here: /notify on or off"),
     "help": N_("How to play with the bot"),
 }
 
