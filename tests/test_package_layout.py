@@ -93,7 +93,10 @@ APP_ORDER = (
     "rounds",
     "turns",
     "lobby",
+    "achievements",
     "info",
+    "daily",
+    "notify",
     "application",
     "__init__",
 )
@@ -105,8 +108,13 @@ BOTTOM = {
     "bot.texts",
     "bot.tablepass",
     "bot.frames",
+    "bot.solo",
+    "bot.keys",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
+HELPERS = (
+    {"bot.payloads", "bot.live"},
+    {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily", "bot.achievements"},
+)
 
 
 def bot_modules() -> dict[str, Path]:

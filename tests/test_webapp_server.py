@@ -185,8 +185,9 @@ async def test_a_press_from_a_page_is_checked_like_a_chat_button(site):
         got = await mover.press(stale)
         assert got.get("text") == "This button is out of date: the game has moved on.", (got, stale, legal)
         other = f"a.{rec.id + 1}.{version}.{code}"
-        assert (await mover.press(other)) == {"type": "error", "code": "bad_button", "req": mover.req}
-        assert (await mover.press("a.x.y"))["code"] == "bad_button"
+        refused = {"type": "answer", "req": mover.req + 1, "text": "This button is not valid.", "alert": True}
+        assert (await mover.press(other)) == {**refused, "refused": "bad_button"}
+        assert (await mover.press("a.x.y"))["text"] == "This button is not valid."
         held = {item["key"] for item in frame["hand"]["items"]}
         absent = next(tile for tile in reversed(TILES) if tile not in held)
         forged = f"a.{rec.id}.{version}.{Action(frame['seat'], 'play', tile=absent, end='left').code()}"
@@ -213,7 +214,7 @@ async def test_the_page_has_a_strict_content_security_policy_and_refuses_other_s
         async with http.get(site.url + "/app/static/../auth.py") as res:
             assert res.status == 404
         async with http.get(site.url + "/app/pic/not-a-token") as res:
-            assert res.status == 404
+            assert res.status == 403 and (await res.json())["error"] == "bad_signature"
         with pytest.raises(aiohttp.WSServerHandshakeError) as e:
             await http.ws_connect(site.url + "/app/ws", headers={"Origin": "https://evil.example"})
         assert e.value.status == 403
