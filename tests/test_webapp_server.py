@@ -185,8 +185,9 @@ async def test_a_press_from_a_page_is_checked_like_a_chat_button(site):
         got = await mover.press(stale)
         assert got.get("text") == "This button is out of date: the game has moved on.", (got, stale, legal)
         other = f"a.{rec.id + 1}.{version}.{code}"
-        assert (await mover.press(other)) == {"type": "error", "code": "bad_button", "req": mover.req}
-        assert (await mover.press("a.x.y"))["code"] == "bad_button"
+        refused = {"type": "answer", "req": mover.req + 1, "text": "This button is not valid.", "alert": True}
+        assert (await mover.press(other)) == {**refused, "refused": "bad_button"}
+        assert (await mover.press("a.x.y"))["text"] == "This button is not valid."
         held = {item["key"] for item in frame["hand"]["items"]}
         absent = next(tile for tile in reversed(TILES) if tile not in held)
         forged = f"a.{rec.id}.{version}.{Action(frame['seat'], 'play', tile=absent, end='left').code()}"

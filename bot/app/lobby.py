@@ -117,7 +117,9 @@ class Lobby:
 
     async def cmd_leave(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
-        await self.publishing.tell(cmd.user, cmd.chat, await self.leave(rec, user, lang), via=cmd)
+        told = await self.leave(rec, user, lang, via=cmd)
+        if told is not None:
+            await self.publishing.tell(cmd.user, cmd.chat, told, via=cmd)
 
     async def cmd_table(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         """Show the chat's table again: the lobby, or the game as a new message and the hands of its players."""
@@ -171,7 +173,9 @@ class Lobby:
 
     async def press_leave(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.ctx.storage.table(p.table or 0)
-        told = await self.leave(rec, user, lang)
+        told = await self.leave(rec, user, lang, via=press)
+        if told is None:
+            return None
         if not told.buttons:
             return told.text  # the press's own answer is private already
         await self.publishing.tell(press.user, press.chat, told, via=press)
@@ -367,9 +371,13 @@ class Lobby:
         )
         await self.publishing.send_private(start.user, Message(text), via=start)
 
-    async def leave(self, rec: TableRec, user: UserRec, lang: str) -> Message:
+    async def leave(
+        self, rec: TableRec, user: UserRec, lang: str, via: Command | Press | None = None
+    ) -> Message | None:
         """Leave the table; returns the leaver's own notice (in his language), which only he is to see. The group
-        sees the lobby change, or one third-person line when a game goes on without him."""
+        sees the lobby change, or one third-person line when a game goes on without him. Leaving a game, he is told
+        once: his hand comes again (a new message, ``via`` his command or press) saying that the computer plays for
+        him, with "Take my seat back" (then ``None``); only when it cannot reach him is the notice returned."""
         seat = self.ctx.seat_of(rec, user.id)
         if seat is None:
             raise Notice(t(lang, "You are not at this table."))
@@ -379,13 +387,17 @@ class Lobby:
                 raise Notice(t(lang, "The computer already plays for you."))
             await self.ctx.storage.update_seat(rec.id, seat, taken_over=True)
             rec = await self.ctx.storage.table(rec.id)
+            self.ctx.table_changed(rec)  # his web table: the computer plays for him
             chat = await self.people.chat_by_id(rec.chat_id)
             await self.publishing.announce(
                 rec, chat, t(lang, "{name} has left the table: the computer plays for them.", name=user.name)
             )
             await self.publishing.refresh_table(rec)
-            await self.publishing.send_hand(rec, seat, invite=False)  # the hand loses its moves (best effort)
+            # the hand loses its moves and says so, as a new message: the one notice he gets
+            delivered = await self.publishing.send_hand(rec, seat, via=via, invite=False)
             self.turns.kick(rec.id)
+            if delivered:
+                return None
             back = Button(t(plang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
             text = t(
                 plang,
@@ -424,12 +436,14 @@ class Lobby:
             now = self.ctx.clock()
             votes = await self.ctx.storage.vote_stop(rec.id, user.id, at=now, since=now - timedelta(seconds=VOTE_TTL))
             if not votes.majority:
+                self.ctx.table_changed(rec)  # the web tables show the vote with its buttons
                 stamp = int(now.timestamp())
                 return messages.stop_vote_message(
                     rec.id, stamp, user.name, len(votes.voters), votes.players, VOTE_TTL, lang
                 )
         was_playing = rec.status == PLAYING
         rec = await self.ctx.storage.abandon_table(rec.id)
+        self.ctx.table_changed(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         if was_playing:
             await self.publishing.refresh_table(rec)
@@ -476,6 +490,7 @@ class Lobby:
         """Keep playing: the vote ends and every vote to stop is forgotten."""
         rec = await self.voted_table(press, p, user, lang)
         await self.ctx.storage.drop_stop_votes(rec.id)
+        self.ctx.table_changed(rec)
         await self.close_vote(
             press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
         )

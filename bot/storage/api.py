@@ -223,6 +223,9 @@ class Storage:
     ) -> StopVotes:
         return await votes.vote_stop(self.db, table_id, user_id, at=at, since=since)
 
+    async def stop_votes(self, table_id: int, *, since: datetime | None = None) -> StopVotes:
+        return await votes.stop_votes(self.db, table_id, since=since)
+
     async def drop_stop_votes(self, table_id: int) -> None:
         return await votes.drop_stop_votes(self.db, table_id)
 

@@ -12,7 +12,9 @@ serialized once and queued on every socket of that group: 200 spectators cost on
 moves are only ever put on the socket of the user who sits at that seat.
 
 A press from a page goes to ``Application.press`` with a ``PageHandle``: the application checks it like a chat
-button (seat, version, legality) and answers it through the handle, on the socket it came from.
+button (seat, version, legality) and answers it through the handle, on the socket it came from. A page sends only
+the kinds its frame offers (``PAGE_KINDS``: a move, a hint, take my seat back, the vote's two answers, play again),
+each of the table it shows; anything else is refused here with the chat's notice and changes nothing.
 
 The limits a public page needs (``docs/webapp.md``, "Safety"): at most ``pages_per_user`` sockets of one person
 and ``pages_per_table`` of one table (``admit``; counted on every worker together through Redis when it is set,
@@ -33,15 +35,17 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from aiolimiter import AsyncLimiter
 
 from bot import payloads
+from bot.app.lobby import VOTE_TTL
 from bot.frames import FrameQueue
 from bot.live import first_state, step
 from bot.port import Answering, Chat, Press, User
-from bot.storage import FINISHED, LOBBY, NotFound, StorageError, TableRec
+from bot.storage import FINISHED, LOBBY, PLAYING, NotFound, StopVotes, StorageError, TableRec
 from bot.webapp import seatview
 from bot.webapp.auth import Session
 from bot.webapp.pictures import Pictures, Spec
@@ -54,6 +58,8 @@ log = logging.getLogger(__name__)
 QUEUE_LIMIT = 64  # frames waiting for one socket; a page that cannot keep up is closed
 QUEUE_CHARS = 512 * 1024  # characters waiting for one socket, likewise
 CHANNEL = "tablebot:webapp:changed"
+# the button kinds a page sends (``bot.payloads.KINDS``): what its frame offers, always of the table it shows
+PAGE_KINDS = frozenset({"move", "hint", "take_seat_back", "stop_agree", "stop_keep", "play_again"})
 PAGES_PER_USER = 6  # open sockets of one person on one worker
 PAGES_PER_TABLE = 500  # open sockets watching one table (or one playground room) on one worker
 PRESS_RATE, PRESS_PERIOD = 8, 2.0  # messages a socket may send per period (a person taps a few times a second)
@@ -84,7 +90,7 @@ class Watcher(FrameQueue):
     session: Session
     lang: str
     table_id: int | None = None
-    shown: tuple[int, str] | None = None  # (version, status) of the last frame sent
+    shown: tuple[Any, ...] | None = None  # (version, status, …) of the last frame sent: see ``Hub.mark``
     seat: int | None = None
     user_id: int | None = None  # the stored user (``admit`` looks it up)
     key: str = field(default_factory=lambda: secrets.token_hex(8), kw_only=True)  # this page on Redis
@@ -300,7 +306,8 @@ class Hub:
         chat = await self.app.people.chat_rec(Chat(w.user.platform, room, title=room))
         self.looks += 1
         rec = await storage.open_table(chat.id)
-        if rec is None and w.table_id is not None:
+        # while the next table is a lobby (Play again's among them) the page keeps the game it showed
+        if (rec is None or rec.status == LOBBY) and w.table_id is not None:
             with contextlib.suppress(NotFound):
                 old = await storage.table(w.table_id)
                 if old.chat_id == chat.id:
@@ -322,13 +329,17 @@ class Hub:
                     w.table_id, w.shown, w.seat = None, (0, "none"), None
                     w.send({"type": "none"})
             return
-        pages = [w for w in pages if force or w.table_id != rec.id or w.shown != (rec.version, rec.status)]
+        votes = await self.votes(rec)
+        mark = self.mark(rec, votes)
+        pages = [w for w in pages if force or w.table_id != rec.id or w.shown != mark]
         if not pages:
             return
         live = await self.app.live(rec)
         if live.version != rec.version:  # moved on meanwhile: the next change refreshes again
             rec = await self.app.storage.table(rec.id)
             live = await self.app.live(rec)
+            votes = await self.votes(rec)
+            mark = self.mark(rec, votes)
         groups: dict[tuple[int | None, str], list[Watcher]] = defaultdict(list)
         for w in pages:
             groups[(None if w.user_id is None else self.app.ctx.seat_of(rec, w.user_id), w.lang)].append(w)
@@ -345,15 +356,32 @@ class Hub:
                 pictures=self.pictures,
                 style=self.app.ctx.style,
                 result=await self._result(rec, names, lang) if rec.status == FINISHED else None,
+                hints=self.app.ctx.hints(rec),
+                votes=votes,
             )
             text = json.dumps(frame, ensure_ascii=False)
             for w in groups[(seat, lang)]:
                 if w.table_id == rec.id and w.shown is not None and w.shown[0] > rec.version:
                     continue  # a newer frame of this table went out while this one was drawn: never roll back
-                w.table_id, w.shown, w.seat = rec.id, (rec.version, rec.status), seat
+                w.table_id, w.shown, w.seat = rec.id, mark, seat
                 w.send_text(text)
             if seat is not None:
                 await asyncio.sleep(0)  # a player's frame is written before the crowd's are built
+
+    async def votes(self, rec: TableRec) -> StopVotes | None:
+        """The votes to stop a table in play standing now (they expire after ``VOTE_TTL``)."""
+        if rec.status != PLAYING:
+            return None
+        since = self.app.ctx.clock() - timedelta(seconds=VOTE_TTL)
+        return await self.app.storage.stop_votes(rec.id, since=since)
+
+    @staticmethod
+    def mark(rec: TableRec, votes: StopVotes | None) -> tuple[Any, ...]:
+        """What a frame shows that can change: the version and status, whose seats the computer plays, the votes
+        to stop. A page whose last frame has another mark gets a new one."""
+        taken = tuple(s.seat for s in rec.seats if s.taken_over)
+        vote = (votes.voters, votes.players, votes.newest) if votes is not None and votes.voters else None
+        return (rec.version, rec.status, taken, vote)
 
     async def _result(self, rec: TableRec, names: list[str], lang: str) -> str | None:
         live = await self.app.live(rec)
@@ -395,10 +423,12 @@ class Hub:
 
     # ---- presses -------------------------------------------------------------------------------------
     async def press(self, w: Watcher, payload: object, req: int | None) -> None:
-        """A tap in the page: a game move of the table this page shows, checked by the application."""
+        """A tap in the page: one of the buttons its frame offers, of the table it shows (``PAGE_KINDS``), checked
+        by the application like a chat button. Anything else gets the chat's notice and changes nothing."""
         p = payloads.parse(payload)
-        if p is None or p.kind != "a" or p.table is None or p.table != w.table_id:
-            w.send({"type": "error", "code": "bad_button", "req": req})
+        if p is None or p.name not in PAGE_KINDS or p.table is None or p.table != w.table_id:
+            text = t(w.lang, "This button is not valid.")
+            w.send({"type": "answer", "req": req, "text": text, "alert": True, "refused": "bad_button"})
             return
         press = Press(w.user, None, str(payload), None, handle=PageHandle(w, req))
         # its own task: the application waits for presses in flight (``idle``), never for the page's socket
@@ -425,7 +455,8 @@ class Hub:
             stored = await self.app.storage.versions(by_table)
             for table_id, (version, status) in stored.items():
                 shown = (0, "none") if status == LOBBY else (version, status)
-                if all(w.shown == shown for w in by_table[table_id]):
+                # the version and status only: a seat or a vote changed on another worker comes through Redis
+                if all(w.shown is not None and w.shown[:2] == shown for w in by_table[table_id]):
                     continue
                 try:
                     await self.show(await self._look(table_id), by_table[table_id])

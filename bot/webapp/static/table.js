@@ -295,6 +295,19 @@ class WebTable {
       for (const a of others) row.append(this.button(a));
       box.append(row);
     }
+    // the seat's other buttons (hint, take my seat back, the vote to stop, play again), as the frame lists them
+    const flows = f.buttons || [];
+    if (flows.length) {
+      const row = wtEl("div", "wt-row wt-flows");
+      for (const b of flows) row.append(this.flowButton(b));
+      box.append(row);
+    }
+  }
+
+  flowButton(b) {
+    const el = this.button(b);
+    el.dataset.kind = b.kind;
+    return el;
   }
 
   stepper(values) {
@@ -333,10 +346,13 @@ class WebTable {
       img.alt = "";
       card.append(img);
       if (f.result) card.append(wtEl("p", "wt-result", f.result));
-      const ok = wtEl("button", "wt-choice primary wt-dismiss", this.t("close"));
+      const row = wtEl("div", "wt-row");
+      for (const b of (f.buttons || []).filter((x) => x.kind === "play_again")) row.append(this.flowButton(b));
+      const ok = wtEl("button", "wt-choice wt-dismiss" + (row.children.length ? "" : " primary"), this.t("close"));
       ok.type = "button";
       ok.addEventListener("click", () => this.closeSheet());
-      card.append(ok);
+      row.append(ok);
+      card.append(row);
       this.sheetEl.append(card);
       this.sheetEl.hidden = false;
       this.signal("sheet", { open: true });
