@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import keys, payloads, solo, tablepass
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.daily import Daily
 from bot.app.info import Info
@@ -92,8 +93,9 @@ class Application:
         self.rounds = Rounds(self.ctx, self.people, self.publishing)
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
-        self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
-        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby)
+        self.achievements = Achievements(self.ctx, self.people, self.publishing)
+        self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements)
+        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
         self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from bot import frames
 from bot.playground import protocol
 from bot.playground.port import PLATFORM, Client, Handle, PlaygroundPort
 from bot.port import Command, Press, PrivateStart, User
@@ -55,6 +56,7 @@ def make_web_app(
     web_app.router.add_get("/media/{token}/{filename}", media)
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
     if extend is not None:
         extend(web_app)
     return web_app
@@ -112,6 +114,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     handler = request.app[HANDLER_KEY]
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
     await ws.prepare(request)
+    frames.track(request, ws)
     client = Client(ws)
     writer = asyncio.create_task(client.write_loop())
     try:
@@ -172,7 +175,12 @@ async def start_site(
     extend: Callable[[web.Application], Any] | None = None,
 ) -> tuple[web.AppRunner, str]:
     """Start serving; returns the runner (``await runner.cleanup()`` to stop) and the page's address."""
-    runner = web.AppRunner(make_web_app(handler, port, extend), handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        make_web_app(handler, port, extend),
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=frames.SHUTDOWN_GRACE,
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port_number)
     await site.start()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot import keys
+from bot.frames import SHUTDOWN_GRACE
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
 from bot.webapp.pictures import Pictures
@@ -76,7 +77,7 @@ async def serve(app: Any, settings: Settings) -> None:
         poll_interval=settings.webapp_poll_interval if not settings.redis_url else 5.0,
         redis_url=settings.redis_url,
     )
-    runner = web.AppRunner(web_app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(web_app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
     await runner.setup()
     site = web.TCPSite(runner, settings.webapp_host, settings.webapp_port)
     await site.start()

@@ -30,8 +30,6 @@ from core.i18n import N_, t
 from renderers import render_hand, render_score_sheet, render_table
 from renderers.hand import hand_boxes
 
-RECENT_LINES = 3  # sentences under the table
-
 # why a card or tile cannot be played now (``core``'s refusal codes), in the viewer's language
 REFUSALS = {
     "must_follow_suit": N_("You must follow suit."),
@@ -196,7 +194,8 @@ async def build(
             players=votes.players,
         )
         prompt = f"{prompt}\n{line}" if prompt else line
-    lines = messages.sentences(game, live.recent[-RECENT_LINES:], lang, names)
+    # the latest sentences (``Live.recent``): the page shows the newest that fit under the table
+    lines = messages.sentences(game, live.recent, lang, names)
     return {
         "type": "table",
         "table": rec.id,

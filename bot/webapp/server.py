@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import tablepass
+from bot import frames, tablepass
 from bot.port import User
 from bot.storage import NotFound
 from bot.webapp import invite as inviting
@@ -102,6 +102,7 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_post("/app/api/session", session)
     web_app.router.add_post("/app/api/invite", invite)
     web_app.router.add_get("/app/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
 
 
 async def to_page(request: web.Request) -> web.Response:
@@ -212,6 +213,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub = table.hub
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
+    frames.track(request, ws)
     watcher = await _hello(ws, table)
     if watcher is None:
         return ws

@@ -460,7 +460,8 @@ async function playgroundSession() {
     body: JSON.stringify({ name: state.me.name, room: state.room, lang: state.lang }),
   });
   if (res.status === 404) return null; // this server has no web table
-  if (!res.ok) throw new Error(t("errors.bad_hello"));
+  if (res.status >= 500) throw new Error(`server ${res.status}`); // the web table tries again later
+  if (!res.ok) throw Object.assign(new Error(t("errors.bad_hello")), { final: true });
   return (await res.json()).session;
 }
 

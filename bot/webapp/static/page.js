@@ -75,15 +75,22 @@
     try { theme(JSON.parse(hash.get("tgWebAppThemeParams"))); } catch (e) { /* not JSON: device colours */ }
   }
 
+  function refused() {
+    // no try can mend it (no initData, a refused one, no such table): WebTable stops and shows why
+    return Object.assign(new Error(text("open_from_telegram")), { final: true });
+  }
+
   let sessionToken = null;
   async function session() {
-    if (!initData) throw new Error(text("open_from_telegram"));
+    if (!initData) throw refused();
+    // a network error (the server is away) rejects, and WebTable tries again later
     const res = await fetch("/app/api/session", {
       method: "POST",
       headers: { Authorization: "tma " + initData, "Content-Type": "application/json" },
       body: JSON.stringify({ table: table.startsWith("t") ? table : "t" + table }),
     });
-    if (!res.ok) throw new Error(text("open_from_telegram"));
+    if (res.status >= 500) throw new Error(`server ${res.status}`); // a proxy in front of a restarting server
+    if (!res.ok) throw refused();
     sessionToken = (await res.json()).session;
     return sessionToken;
   }
