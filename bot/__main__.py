@@ -112,7 +112,7 @@ def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
     names = settings.adapters()
     if playground or not names:
         names.append("playground")
-    if settings.webapp_url:
+    if settings.public_webapp_url():  # a Mini App (WEBAPP_URL) or a Discord Activity
         names.append("webapp")
     return names
 

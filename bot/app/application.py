@@ -362,7 +362,8 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         think_cap=settings.think_cap,
         round_pause=getattr(settings, "round_pause", None),
     )
-    app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    public = getattr(settings, "public_webapp_url", None)
+    app.ctx.webapp_url = public() if public is not None else getattr(settings, "webapp_url", None)
     app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
     secret = getattr(settings, "telegram_bot_token", None) or getattr(settings, "discord_bot_token", None)
     app.daily.key = keys.purpose_key(secret, keys.DAILY_SEED) if secret else None
