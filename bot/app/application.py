@@ -310,8 +310,8 @@ class Application:
                 raise Notice(t(lang, "Already done: the table has moved on."), alert=False) from None
             except InvalidInput:
                 raise Notice(t(lang, "This button is not valid."), alert=True) from None
-            if isinstance(result, str):
-                text = result
+            if isinstance(result, str):  # an answer is for the presser alone: in his language, like a notice
+                text = again(result, self.people.user_lang(user, press.user))
         except Notice as notice:  # answered to the presser alone, in his language
             text, alert = again(notice.text, self.people.user_lang(user, press.user)), notice.alert
         except StorageError:
