@@ -143,6 +143,7 @@ def help_text(lang: str) -> str:
         t(lang, "/export, /export N: the game's record as a file (N: game #N of this chat)"),
         t(lang, "/daily [game]: today's deal, the same for everyone here, played alone against the computer"),
         t(lang, "/notify on|off: a private message when a table opens here"),
+        t(lang, "/season month|quarter|none: how long a season of /top lasts (the table's host chooses)"),
         t(lang, "/lang: language"),
         "",
         t(lang, "Your cards and your choices come to you privately; the chat sees the table."),

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot import texts
+from bot import messages, texts
 from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.seasons import Seasons
 from bot.notice import Notice
 from bot.payloads import Payload, number
 from bot.port import Button, Command, Document, Message, Press
@@ -23,9 +24,16 @@ LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українськ
 
 class Info:
     def __init__(
-        self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby, achievements: Achievements
+        self,
+        ctx: Context,
+        people: People,
+        publishing: Publishing,
+        lobby: Lobby,
+        achievements: Achievements,
+        seasons: Seasons,
     ) -> None:
         self.ctx = ctx
+        self.seasons = seasons
         self.achievements = achievements
         self.people = people
         self.publishing = publishing
@@ -98,6 +106,7 @@ class Info:
         if chat is None:
             raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
+        season = await self.seasons.top_lines(chat, wanted, lang)
         lines = []
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
             rows = await self.ctx.storage.leaderboard(chat.id, game, 10)
@@ -121,7 +130,9 @@ class Info:
             lines.append("")
         if not lines:
             raise Notice(t(lang, "No finished games here yet."))
-        await self.publishing.reply(cmd, Message("\n".join(lines).strip()))
+        if season:
+            lines = [*season, "", t(lang, "All time:"), *lines]
+        await self.publishing.reply(cmd, Message(messages.fit("\n".join(lines).strip())))
 
     async def cmd_me(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
