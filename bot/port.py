@@ -55,6 +55,7 @@ COMMANDS = (
     "export",
     "daily",
     "notify",
+    "season",
     "help",
 )
 

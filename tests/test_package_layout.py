@@ -94,6 +94,7 @@ APP_ORDER = (
     "turns",
     "lobby",
     "achievements",
+    "seasons",
     "info",
     "daily",
     "notify",
@@ -111,6 +112,7 @@ BOTTOM = {
     "bot.solo",
     "bot.keys",
     "bot.written",
+    "bot.seasons",
 }  # and bot.storage.*
 HELPERS = (
     {"bot.payloads", "bot.live"},
