@@ -93,6 +93,7 @@ APP_ORDER = (
     "rounds",
     "turns",
     "lobby",
+    "achievements",
     "info",
     "daily",
     "notify",
@@ -110,7 +111,10 @@ BOTTOM = {
     "bot.solo",
     "bot.keys",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
+HELPERS = (
+    {"bot.payloads", "bot.live"},
+    {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily", "bot.achievements"},
+)
 
 
 def bot_modules() -> dict[str, Path]:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.app import create_application
 from bot.app.rounds import REMATCH_OF
+from bot.playground.port import room_key
 from bot.port import Chat, Command
 from bot.storage import ABANDONED, LOBBY, PLAYING
 from tests.webapp_support import open_game, open_page, person, play_to_the_end, serve_webapp, session_for, settings_for
@@ -73,11 +74,13 @@ async def test_hints_and_the_vote_to_stop_from_the_page(site):
         assert (await site.app.storage.stop_votes(rec.id)).voters != ()
         # Anna keeps playing from her page: the vote ends, the buttons go
         assert (await a.press(button(fa, "stop_keep")["payload"]))["text"] == "The game goes on."
+        said = [e["text"] for e in site.port.board.entries(room_key("den"))]  # the group learns it too
+        assert said[-1] == "Anna wants to keep playing: the game goes on."
         await a.wait(lambda f: f.get("type") == "table" and not {"stop_keep", "stop_agree"} & set(kinds(f)))
         assert (await site.app.storage.stop_votes(rec.id)).voters == ()
         assert (await site.app.storage.table(rec.id)).status == PLAYING
 
-        # asked again, Anna agrees from her page: more than half, the game is stopped
+        # asked again, Anna (the host) agrees from her page: the game is stopped
         await site.app.command(Command(boris, chat, "stop"))
         fa = await a.wait(lambda f: f.get("type") == "table" and "stop_agree" in kinds(f))
         await a.press(button(fa, "stop_agree")["payload"])
@@ -164,3 +167,23 @@ async def test_play_again_from_the_page_and_forged_presses_of_other_tables_chang
         assert not any(f.get("type") == "none" for f in d.frames)  # the game over card stays
         for page in (d, e):
             await page.close()
+
+
+async def test_an_agreement_from_the_page_shows_the_vote_s_new_count_in_the_group(site):
+    anna, boris, cid, dan = (person(n) for n in ("Anna", "Boris", "Cid", "Dan"))
+    rec = await open_game(site.app, "den", anna, "kozel", 4, people=(boris, cid, dan))
+    async with aiohttp.ClientSession() as http:
+        (a,) = await pages(http, site.url, "den", "Cid")  # not the host: his agreement is a vote
+        await site.app.command(Command(boris, Chat("playground", "den", title="den"), "stop"))
+        fa = await a.wait(lambda f: f.get("type") == "table" and "stop_agree" in kinds(f))
+        assert button(fa, "stop_agree")["label"] == "Agree (1 of 4)"
+        assert (await a.press(button(fa, "stop_agree")["payload"]))["text"] == "Your vote counts."
+        await site.app.idle()
+        group = site.port.board.entries(room_key("den"))
+        assert group[-1]["text"].startswith("Cid wants to stop the game: 2 of 4 players agree")
+        assert [b["label"] for row in group[-1]["buttons"] for b in row] == ["Agree (2 of 4)", "Keep playing"]
+        fa = await a.wait(
+            lambda f: f.get("type") == "table" and "stop_keep" in kinds(f) and "stop_agree" not in kinds(f)
+        )
+        assert "2 of 4" in fa["prompt"] and (await site.app.storage.table(rec.id)).status == PLAYING
+        await a.close()

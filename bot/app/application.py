@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import keys, payloads, solo, tablepass
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.daily import Daily
 from bot.app.info import Info
@@ -92,8 +93,9 @@ class Application:
         self.rounds = Rounds(self.ctx, self.people, self.publishing)
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
-        self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
-        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby)
+        self.achievements = Achievements(self.ctx, self.people, self.publishing)
+        self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements)
+        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
         self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -353,7 +355,8 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         think_cap=settings.think_cap,
         round_pause=getattr(settings, "round_pause", None),
     )
-    app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    public = getattr(settings, "public_webapp_url", None)
+    app.ctx.webapp_url = public() if public is not None else getattr(settings, "webapp_url", None)
     app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
     secret = getattr(settings, "telegram_bot_token", None) or getattr(settings, "discord_bot_token", None)
     app.daily.key = keys.purpose_key(secret, keys.DAILY_SEED) if secret else None

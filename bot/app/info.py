@@ -6,6 +6,7 @@ import asyncio
 import json
 
 from bot import texts
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
 from bot.app.people import People
@@ -21,8 +22,11 @@ LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українськ
 
 
 class Info:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby) -> None:
+    def __init__(
+        self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby, achievements: Achievements
+    ) -> None:
         self.ctx = ctx
+        self.achievements = achievements
         self.people = people
         self.publishing = publishing
         self.lobby = lobby
@@ -144,6 +148,9 @@ class Info:
             lines.append(line)
         if len(lines) == 1:
             lines.append(t(lang, "No finished games here yet."))
+        earned = await self.achievements.of(chat.id, user.id, lang)
+        if earned:
+            lines.append(earned)
         await self.publishing.reply(cmd, Message("\n".join(lines)))
 
     async def cmd_history(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:

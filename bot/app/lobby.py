@@ -478,10 +478,13 @@ class Lobby:
     async def press_stop_agree(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """Agree to stop: the presser's vote; the vote's message shows the new count, or that the table closed."""
         rec = await self.voted_table(press, p, user, lang)
-        msg = await self.stop_table(rec, user, lang)
+        chat_rec = await self.people.chat_by_id(rec.chat_id)
+        msg = await self.stop_table(rec, user, lang if press.message else self.people.chat_lang(chat_rec))
         if msg.buttons:
             if press.message is not None:
                 await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+            else:  # from the web table: the group sees the vote with its new count
+                await self.ctx.port_for(chat_rec.platform).send_public(self.ctx.chat_value(chat_rec), msg)
             return t(lang, "Your vote counts.")
         await self.close_vote(press, msg)
         return None
@@ -491,7 +494,12 @@ class Lobby:
         rec = await self.voted_table(press, p, user, lang)
         await self.ctx.storage.drop_stop_votes(rec.id)
         self.ctx.table_changed(rec)
-        await self.close_vote(
-            press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
-        )
+        if press.message is None:  # from the web table: the group learns it in its own language
+            chat_rec = await self.people.chat_by_id(rec.chat_id)
+            line = t(self.people.chat_lang(chat_rec), "{name} wants to keep playing: the game goes on.", name=user.name)
+            await self.publishing.announce(rec, chat_rec, line)
+        else:
+            await self.close_vote(
+                press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
+            )
         return t(lang, "The game goes on.")

@@ -50,6 +50,8 @@ class Publishing:
         # shows the next deal of a table whose finished round is on view (``bot.app.rounds`` sets it): the table
         # lane's work calls it instead of editing the finished round's message
         self.on_pending: Callable[[int], Awaitable[None]] | None = None
+        # lines a finished game's final sheet adds (``bot.app.achievements`` sets it: what each player earned)
+        self.on_final: Callable[[TableRec, list[str], str], Awaitable[list[str]]] | None = None
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -357,6 +359,8 @@ class Publishing:
             parts.append(line)
         if self.ctx.hints(rec):
             parts.append(t(lang, "Not rated: hints were on."))
+        if self.on_final is not None:
+            parts += await self.on_final(rec, names, lang)
         return "\n".join(parts)
 
     async def send_hand(

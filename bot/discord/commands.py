@@ -177,3 +177,21 @@ class CatalogTranslator(app_commands.Translator):
             if not NAME_RE.fullmatch(text) or text != text.lower():
                 return None
         return text
+
+
+def entry_point() -> dict[str, Any]:
+    """The Activity's entry-point command (type 4, ``PRIMARY_ENTRY_POINT``): Discord launches the Activity itself
+    (handler 2, ``DISCORD_LAUNCH_ACTIVITY``) from the app launcher. A bulk overwrite of the commands must include
+    it once the Activity is enabled (Discord refuses to remove it), so it is synced with the others."""
+    description = N_("Open the card table in this channel")
+    return {
+        "name": "launch",
+        "type": 4,
+        "handler": 2,
+        "description": description,
+        "description_localizations": {
+            locale.value: t(lang, description) for locale, lang in LOCALES.items() if lang != "en"
+        },
+        "contexts": [0],
+        "integration_types": [0],
+    }

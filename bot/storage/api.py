@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, daily, invitations, moves, notify, people, stats, tables, timers, votes
+from bot.storage import audit, daily, earned, invitations, moves, notify, people, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
@@ -322,3 +322,21 @@ class Storage:
 
     async def claim_notice(self, table_id: int, user_id: int) -> bool:
         return await notify.claim_notice(self.db, table_id, user_id)
+
+    # ---- achievements (earned.py) ----------------------------------------------------------------
+    async def award(
+        self, chat_id: int, user_id: int, codes: Sequence[str], table_id: int | None, at: datetime | None = None
+    ) -> list[str]:
+        return await earned.award(self.db, chat_id, user_id, codes, table_id, at)
+
+    async def earned(self, chat_id: int, user_id: int) -> list[tuple[str, int | None]]:
+        return await earned.earned(self.db, chat_id, user_id)
+
+    async def earned_at(self, table_id: int) -> list[tuple[int, str]]:
+        return await earned.earned_at(self.db, table_id)
+
+    async def game_counts(self, chat_id: int, user_id: int, upto: int) -> tuple[int, int, frozenset[str]]:
+        return await earned.game_counts(self.db, chat_id, user_id, upto)
+
+    async def finished_tables(self) -> list[int]:
+        return await earned.finished_tables(self.db)

@@ -265,6 +265,19 @@ class NotifySent(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class Earned(Base):
+    """An achievement a user earned in a chat (revision 0007_achievements): once, with the table that gave it."""
+
+    __tablename__ = "achievements"
+    __table_args__ = (Index("ix_achievements_table", "table_id"),)
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
 USERS = User.__table__
 CHATS = Chat.__table__
@@ -280,3 +293,4 @@ DAILY_ATTEMPTS = DailyAttempt.__table__
 DAILY_POSTS = DailyPost.__table__
 NOTIFY_SUBS = NotifySub.__table__
 NOTIFY_SENT = NotifySent.__table__
+ACHIEVEMENTS = Earned.__table__

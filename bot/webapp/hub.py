@@ -17,8 +17,10 @@ the kinds its frame offers (``PAGE_KINDS``: a move, a hint, take my seat back, t
 each of the table it shows; anything else is refused here with the chat's notice and changes nothing.
 
 The limits a public page needs (``docs/webapp.md``, "Safety"): at most ``pages_per_user`` sockets of one person
-and ``pages_per_table`` of one table on a worker (``admit``), ``press_rate`` messages per ``press_period`` seconds
-on one socket (``aiolimiter``; more are answered with a notice and change nothing), and at most ``QUEUE_LIMIT``
+and ``pages_per_table`` of one table (``admit``; counted on every worker together through Redis when it is set,
+each page leased for ``PAGE_LEASE`` seconds and renewed by its worker), ``PRESS_RATE`` messages per
+``PRESS_PERIOD`` seconds on one socket (``aiolimiter``; more are answered with a notice and change nothing), and
+at most ``QUEUE_LIMIT``
 frames or ``QUEUE_CHARS`` characters waiting for one socket (a page that falls further behind is closed).
 """
 
@@ -28,6 +30,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +63,20 @@ PAGE_KINDS = frozenset({"move", "hint", "take_seat_back", "stop_agree", "stop_ke
 PAGES_PER_USER = 6  # open sockets of one person on one worker
 PAGES_PER_TABLE = 500  # open sockets watching one table (or one playground room) on one worker
 PRESS_RATE, PRESS_PERIOD = 8, 2.0  # messages a socket may send per period (a person taps a few times a second)
+PAGES_KEY = "tablebot:webapp:pages:"  # + who or what: the open pages of all workers (Redis sorted sets)
+PAGE_LEASE = 60  # seconds a page counts on Redis unless its worker renews it (a worker that died stops counting)
+
+# one page in, if neither the person's nor the table's pages are at their cap: 0 in, 1 the person's, 2 the table's
+ADMIT = """
+for i = 1, 2 do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[1]) end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
+for i = 1, 2 do
+  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+  redis.call('EXPIRE', KEYS[i], ARGV[6])
+end
+return 0
+"""
 
 TOO_FAST = N_("Too many taps at once: wait a moment and tap again.")
 TOO_MANY_PAGES = N_("This table is open in too many of your pages: close one and try again.")
@@ -75,6 +93,7 @@ class Watcher(FrameQueue):
     shown: tuple[Any, ...] | None = None  # (version, status, …) of the last frame sent: see ``Hub.mark``
     seat: int | None = None
     user_id: int | None = None  # the stored user (``admit`` looks it up)
+    key: str = field(default_factory=lambda: secrets.token_hex(8), kw_only=True)  # this page on Redis
     limiter: AsyncLimiter = field(default_factory=lambda: AsyncLimiter(PRESS_RATE, PRESS_PERIOD), kw_only=True)
     limit: ClassVar[int] = QUEUE_LIMIT
     max_chars: ClassVar[int] = QUEUE_CHARS
@@ -88,6 +107,10 @@ class Watcher(FrameQueue):
         """What this page watches, for the cap per table: its table, or its room."""
         s = self.session
         return ("table", s.tables[0]) if s.tables else ("room", s.user.platform, s.room)
+
+    def counted(self) -> list[str]:
+        """The Redis keys this page counts in: its person's pages, its table's."""
+        return [f"{PAGES_KEY}user:{self.user.platform}:{self.user.id}", PAGES_KEY + ":".join(map(str, self.watches))]
 
     async def allow(self) -> bool:
         """Whether one more message from this page is within its rate (it takes one from the budget at once)."""
@@ -132,6 +155,7 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
+        self._admit: Any = None  # the ADMIT script on Redis
         self.looks = 0  # database reads to refresh pages (one per table and change, one per poll; not one per page)
 
     # ---- life cycle ----------------------------------------------------------------------------------
@@ -140,7 +164,12 @@ class Hub:
             self.app.ctx.observers.append(self.changed)
         self._tasks.append(asyncio.create_task(self._poll_loop()))
         if self.redis_url:
+            import redis.asyncio as redis
+
+            self._redis = redis.from_url(self.redis_url)
+            self._admit = self._redis.register_script(ADMIT)
             self._tasks.append(asyncio.create_task(self._redis_loop()))
+            self._tasks.append(asyncio.create_task(self._renew_loop()))
 
     async def close(self) -> None:
         with contextlib.suppress(ValueError):
@@ -153,30 +182,79 @@ class Hub:
         for w in list(self.watchers):
             w.close_soon()
         if self._redis is not None:
+            redis, self._redis, self._admit = self._redis, None, None
             with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                async with redis.pipeline(transaction=False) as pipe:  # this worker's pages count no more
+                    for w in self.watchers:
+                        for key in w.counted():
+                            pipe.zrem(key, w.key)
+                    await pipe.execute()
+            with contextlib.suppress(Exception):
+                await redis.aclose()
         self.pictures.close()
 
     # ---- watchers ------------------------------------------------------------------------------------
     async def admit(self, watcher: Watcher) -> str | None:
-        """Add a page unless its person or its table has too many already: None, or the notice why not."""
+        """Add a page unless its person or its table has too many already: None, or the notice why not. The pages
+        of this worker are counted here; with Redis, the pages of every worker are (``PAGES_KEY``)."""
         user = watcher.user
         mine = sum(1 for w in self.watchers if w.user.platform == user.platform and w.user.id == user.id)
         if mine >= self.pages_per_user:
             return t(watcher.lang, TOO_MANY_PAGES)
         if sum(1 for w in self.watchers if w.watches == watcher.watches) >= self.pages_per_table:
             return t(watcher.lang, TABLE_FULL)
+        if self._admit is not None:
+            now = time.time()
+            args = [now, now + PAGE_LEASE, watcher.key, self.pages_per_user, self.pages_per_table, PAGE_LEASE * 2]
+            try:
+                refused = await self._admit(keys=watcher.counted(), args=args)
+            except Exception:  # Redis away: this worker's own counts above still hold
+                log.warning("could not count a web table page on Redis")
+                refused = 0
+            if refused:
+                return t(watcher.lang, TOO_MANY_PAGES if refused == 1 else TABLE_FULL)
         watcher.user_id = (await self.app.people.user_rec(user)).id
         self.watchers.add(watcher)
         return None
 
     def remove(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        if self._redis is not None:
+            self._background(self._uncount(self._redis, watcher))
+
+    async def _uncount(self, redis: Any, watcher: Watcher) -> None:
+        try:
+            async with redis.pipeline(transaction=False) as pipe:
+                for key in watcher.counted():
+                    pipe.zrem(key, watcher.key)
+                await pipe.execute()
+        except Exception:  # its lease runs out instead
+            log.warning("could not uncount a web table page on Redis")
+
+    async def _renew_loop(self) -> None:
+        """Keep this worker's pages counted on Redis (a page whose worker died stops counting after its lease)."""
+        while True:
+            await asyncio.sleep(PAGE_LEASE / 3)
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    until = time.time() + PAGE_LEASE
+                    for w in self.watchers:
+                        for key in w.counted():
+                            pipe.zadd(key, {w.key: until})
+                            pipe.expire(key, PAGE_LEASE * 2)
+                    await pipe.execute()
+            except Exception:
+                log.warning("could not renew the web table's pages on Redis")
+
+    def _background(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
 
     def changed(self, rec: TableRec) -> None:
         """A table's stored state changed in this process: refresh its pages (and tell the other workers)."""
         if self._redis is not None:
-            self._publishing.add(asyncio.get_running_loop().create_task(self._publish(rec.id)))
+            self._background(self._publish(rec.id))
         if not self._pages_of(rec.id) and not any(w.session.room is not None for w in self.watchers):
             return
         old = self._known.get(rec.id)
@@ -403,13 +481,8 @@ class Hub:
             await self._redis.publish(CHANNEL, str(table_id))
         except Exception:  # the poll still finds the move
             log.warning("could not publish a web table change to Redis")
-        finally:
-            self._publishing.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     async def _redis_loop(self) -> None:
-        import redis.asyncio as redis
-
-        self._redis = redis.from_url(self.redis_url)
         pubsub = self._redis.pubsub()
         await pubsub.subscribe(CHANNEL)
         try:
