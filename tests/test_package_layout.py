@@ -94,6 +94,7 @@ APP_ORDER = (
     "turns",
     "lobby",
     "achievements",
+    "seasons",
     "info",
     "daily",
     "notify",
@@ -110,6 +111,7 @@ BOTTOM = {
     "bot.frames",
     "bot.solo",
     "bot.keys",
+    "bot.seasons",
 }  # and bot.storage.*
 HELPERS = (
     {"bot.payloads", "bot.live"},

@@ -60,7 +60,9 @@ async def test_hints_leaving_and_the_vote_to_stop_from_the_web_table_on_a_phone(
     await expect(other.locator(FLOW.format("hint"))).to_have_count(0)
     version = (await app.storage.table(rec.id)).version
     await tap(mover, mover.locator(FLOW.format("hint")))
-    await expect(mover.locator("#webtable .wt-note.alert").last).to_contain_text("The computer would play:")
+    advice = mover.locator("#webtable .wt-note").last
+    await expect(advice).to_contain_text("The computer would play:")
+    await expect(advice).not_to_have_class("wt-note alert")  # advice, not an alarm
     await shoot(mover, "webapp-hint-phone.png")
     assert (await app.storage.table(rec.id)).version == version
 

@@ -153,16 +153,28 @@ class Lobby:
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )
             return
-        game = texts.parse_game(cmd.args) or "thousand"
-        defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
-        text = texts.rules_text(
-            game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
-        )
+        text = self.default_rules(texts.parse_game(cmd.args) or "thousand", chat, lang)
         await self.publishing.reply(
             cmd,
             Message(
                 text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")
             ),
+        )
+
+    def default_rules(self, game: str, chat: ChatRec | None, lang: str) -> str:
+        """The rules text of a new ``game`` table in ``chat`` (its remembered defaults; none in a private chat)."""
+        defaults = self.table_options(
+            game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
+        )
+        return texts.rules_text(
+            game,
+            texts.DEFAULT_SEATS[game],
+            defaults,
+            defaults["turn_timer"],
+            lang,
+            defaults["round_pause"],
+            hints=defaults.get("hints") is True,
+            timeout_moves=defaults.get("timeout_moves") is True,
         )
 
     async def press_join(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -225,6 +237,7 @@ class Lobby:
 
     async def press_next_option(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.host_lobby(p, user, lang)
+        mine = self.people.user_lang(user, press.user)  # the answer is for the host alone: his language
         rows = texts.option_rows(rec.game, rec.players)
         options = dict(rec.options)
         index = p.number or 0
@@ -236,31 +249,31 @@ class Lobby:
             options[row["name"]] = nxt
             if nxt == row["default"]:
                 options.pop(row["name"])
-            shown = texts.option_line(row["name"], nxt, lang)
+            shown = texts.option_line(row["name"], nxt, mine)
         elif index == len(rows):
             choices = list(texts.TIMER_CHOICES)
             current = self.ctx.timer_of(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
-            shown = t(lang, "Turn timer") + ": " + texts.timer_text(nxt, lang)
+            shown = t(mine, "Turn timer") + ": " + texts.timer_text(nxt, mine)
         elif index == texts.TIMEOUT_MOVES_ROW and self.ctx.timer_of(rec) >= texts.LONG_TIMER:
             on = not self.ctx.timeout_moves(rec)
             options.pop("timeout_moves", None)
             if on:
                 options["timeout_moves"] = True
-            shown = texts.timeout_moves_line(on, lang)
+            shown = texts.timeout_moves_line(on, mine)
         elif index == texts.HINTS_ROW:
             on = not self.ctx.hints(rec)
             options.pop("hints", None)
             if on:
                 options["hints"] = True
-            shown = texts.hints_line(on, lang)
+            shown = texts.hints_line(on, mine)
         elif index == len(rows) + 1:
             choices = list(texts.PAUSE_CHOICES)
             current = self.ctx.table_pause(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)]
             options["round_pause"] = nxt
-            shown = texts.pause_line(nxt, lang)
+            shown = texts.pause_line(nxt, mine)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)

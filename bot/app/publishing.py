@@ -345,18 +345,8 @@ class Publishing:
         for r in sorted(rows, key=lambda r: r.place):
             if r.user_id is None or r.rating_after is None:
                 continue
-            before = r.rating_before or 0.0
-            delta = r.rating_after - before
-            line = t(
-                lang,
-                "{name}: rating {rating} ({delta} this game)",
-                name=names[r.seat],
-                rating=f"{r.rating_after:.1f}",
-                delta=f"{delta:+.1f}",
-            )
-            if r.rating_points is not None:
-                line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
-            parts.append(line)
+            delta = r.rating_after - (r.rating_before or 0.0)
+            parts.append(texts.rating_line(rec.game, names[r.seat], r.rating_after, delta, r.rating_points, lang))
         if self.ctx.hints(rec):
             parts.append(t(lang, "Not rated: hints were on."))
         if self.on_final is not None:

@@ -43,6 +43,7 @@ class Option:
 GAMES = tuple((game.name, game.title) for game in games.GAMES)
 LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
 ON_OFF = (("on", N_("on")), ("off", N_("off")))
+SEASONS = (("month", N_("a month")), ("quarter", N_("a quarter")), ("none", N_("no seasons")))
 
 # (name msgid, description msgid, options), in the order of bot.port.COMMANDS
 SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
@@ -96,6 +97,11 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
         N_("A private message when a table opens here"),
         (Option("state", N_("On or off"), choices=ON_OFF),),
     ),
+    "season": (
+        N_("/season"),
+        N_("How long a season of the leaderboard lasts"),
+        (Option("length", N_("A month, a quarter or no seasons"), choices=SEASONS),),
+    ),
     "help": (N_("/help"), N_("How to play with this bot"), ()),
 }
 
@@ -123,6 +129,9 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
     async def state(interaction: discord.Interaction[Any], state: str = "") -> None:
         await run(interaction, name, state)
 
+    async def length(interaction: discord.Interaction[Any], length: str = "") -> None:
+        await run(interaction, name, length)
+
     async def number(
         interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -134,6 +143,7 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
         (("game", False),): game,
         (("language", False),): language,
         (("state", False),): state,
+        (("length", False),): length,
         (("number", False),): number,
     }
     return shapes[shape]

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, daily, earned, invitations, moves, notify, people, stats, tables, timers, votes
+from bot.storage import audit, daily, earned, invitations, moves, notify, people, seasons, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
@@ -340,3 +340,21 @@ class Storage:
 
     async def finished_tables(self) -> list[int]:
         return await earned.finished_tables(self.db)
+
+    # ---- seasons (seasons.py) --------------------------------------------------------------------
+    async def set_season_kind(self, chat_id: int, kind: str) -> None:
+        await seasons.set_season_kind(self.db, chat_id, kind)
+
+    async def season_kind(self, chat_id: int) -> str | None:
+        return await seasons.season_kind(self.db, chat_id)
+
+    async def season_board(
+        self, chat_id: int, game: str | None, start: datetime, end: datetime, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        return await seasons.season_board(self.db, chat_id, game, start, end, limit)
+
+    async def active_chats(self, since: datetime) -> list[int]:
+        return await seasons.active_chats(self.db, since)
+
+    async def claim_season_post(self, chat_id: int, season: str) -> bool:
+        return await seasons.claim_season_post(self.db, chat_id, season)

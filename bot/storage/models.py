@@ -278,6 +278,25 @@ class Earned(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class SeasonSetting(Base):
+    """A chat's season length (revision 0008_seasons): ``month``, ``quarter`` or ``none``; no row: a month."""
+
+    __tablename__ = "season_settings"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+
+
+class SeasonPost(Base):
+    """A chat's summary of a finished season (revision 0008_seasons): claimed once, across workers."""
+
+    __tablename__ = "season_posts"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    season: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
 USERS = User.__table__
 CHATS = Chat.__table__
@@ -294,3 +313,5 @@ DAILY_POSTS = DailyPost.__table__
 NOTIFY_SUBS = NotifySub.__table__
 NOTIFY_SENT = NotifySent.__table__
 ACHIEVEMENTS = Earned.__table__
+SEASON_SETTINGS = SeasonSetting.__table__
+SEASON_POSTS = SeasonPost.__table__

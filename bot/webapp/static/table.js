@@ -200,8 +200,11 @@ class WebTable {
       this.turn(false);
       if (this.opts.onTable) this.opts.onTable(null);
     } else if (frame.type === "answer") {
+      const pressed = this.pending.get(frame.req);
       this.settle(frame.req);
-      if (frame.text) this.toast(frame.text, frame.alert);
+      // a hint is advice, not a refusal: shown longer and without the alarm colour
+      if (pressed && pressed.dataset.kind === "hint") this.toast(frame.text, false, false, 8000);
+      else if (frame.text) this.toast(frame.text, frame.alert);
     } else if (frame.type === "error") {
       this.settle(frame.req);
       if (frame.code === "too_many_pages") this.stop(frame.text); // refused: a new socket would be refused again
@@ -442,12 +445,12 @@ class WebTable {
   }
 
   // ---- notices, turn, sound ------------------------------------------------------------------------------
-  toast(text, alert = false, why = false) {
+  toast(text, alert = false, why = false, lasts = 0) {
     if (!text) return;
     this.signal("notice", { text, alert, why });
     const e = wtEl("div", "wt-note" + (alert ? " alert" : "") + (why ? " why" : ""), text);
     this.toastEl.append(e);
-    setTimeout(() => e.remove(), alert ? 5000 : 3000);
+    setTimeout(() => e.remove(), lasts || (alert ? 5000 : 3000));
   }
 
   turn(mine) {
