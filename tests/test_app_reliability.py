@@ -274,3 +274,45 @@ async def test_a_reminder_has_a_button_that_shows_the_hand_again(tmp_path):
         assert user.hands()[0].id == world.port.private(user.user.id)[-1].id
     finally:
         await world.app.close()
+
+
+async def test_a_reader_catching_the_table_up_while_a_move_is_stored_does_not_tell_it_twice(tmp_path):
+    """A web table page's poll reads the table between the move's compare-and-set and the application's own update
+    of its cached table: the cache was caught up from the log by the reader and then advanced again by the mover,
+    so the move's sentence appeared twice in the lines (seen once in a Thousand)."""
+    from bot import payloads
+    from bot.live import replay
+    from bot.playground import PlaygroundPort
+    from core.base import Action
+    from tests.webapp_support import new_app, open_game, person
+
+    app = await new_app(tmp_path)
+    app.attach(PlaygroundPort(edit_interval=0.01))
+    anna, boris = person("Anna"), person("Boris")
+    rec = await open_game(app, "race", anna, "kozel", 2, people=(boris,))
+    storage = app.storage
+    commit_move = storage.commit_move
+
+    async def commit_then_read(*args, **kwargs):
+        stored = await commit_move(*args, **kwargs)
+        await app.live(await storage.table(stored.id))  # the page's poll, right after the commit
+        return stored
+
+    storage.commit_move = commit_then_read  # type: ignore[method-assign]
+    try:
+        for _ in range(3):
+            rec = await storage.table(rec.id)
+            live = await app.live(rec)
+            view = live.state.view(live.state.view(None)["to_act"])
+            action = Action.from_json(view["legal"][0])
+            mover = anna if rec.seats[action.seat].user.name == "Anna" else boris
+            payload = payloads.make("a", table=rec.id, version=rec.version, code=action.code())
+            await app.press(Press(mover, Chat("playground", "race", title="race"), payload))
+            await app.idle()
+    finally:
+        storage.commit_move = commit_move  # type: ignore[method-assign]
+    rec = await storage.table(rec.id)
+    told = (await app.live(rec)).recent
+    once = replay(rec, await storage.moves(rec.id), app.ctx.core_options(rec)).recent
+    assert [e.to_json() for e in told] == [e.to_json() for e in once]
+    await app.close()

@@ -253,9 +253,10 @@ class Turns:
         except Conflict:
             self.ctx.forget(rec.id)
             raise
-        live.state = new
-        live.version = stored.version
-        live.advance(events, dealt, deal)
+        if live.version < stored.version:  # a reader (a web table's poll) may have caught it up from the log already
+            live.state = new
+            live.version = stored.version
+            live.advance(events, dealt, deal)
         self.ctx.live_tables[rec.id] = live
         self.ctx.table_changed(stored)
         if on_stored is not None:
