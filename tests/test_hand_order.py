@@ -6,7 +6,6 @@ edit that arrives after a newer one was answered; and the same content from both
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 
 import pytest
@@ -16,19 +15,7 @@ from bot.port import Button, Chat, Message, Stale, User
 from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
 
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 RETIRED = "Your hand is shown again in a newer message."
-
-
-@pytest.fixture
-async def redis_url():
-    redis = Redis.from_url(REDIS_URL)
-    try:
-        await redis.ping()
-    except OSError:
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    yield REDIS_URL
-    await redis.aclose()
 
 
 @pytest.fixture

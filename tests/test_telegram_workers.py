@@ -7,7 +7,6 @@ import asyncio
 import os
 import random
 
-import pytest
 from redis.asyncio import Redis
 
 from testkit.fake_bot_api import FakeBotAPI
@@ -16,17 +15,6 @@ from tests.telegram_support import RecordingApp, Worker, picture
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 HOOK = "https://bot.example.org/telegram/hook"
 INTERVAL = 0.4
-
-
-@pytest.fixture
-async def redis_url():
-    redis = Redis.from_url(REDIS_URL)
-    try:
-        await redis.ping()
-    except OSError:
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    yield REDIS_URL
-    await redis.aclose()
 
 
 async def cleanup(chat_id: int) -> None:
