@@ -365,6 +365,9 @@ async def report(
         "answers_refused": sum(1 for c in answer_calls if not c.ok),
         "answers_refused_queries": [str(c.params.get("callback_query_id")) for c in answer_calls if not c.ok],
         "redeliveries": len(api.redeliveries),
+        # edits Telegram answered "message is not modified": the same content sent twice (issue 36, item 4)
+        "not_modified": sum(1 for c in api.calls if c.status == 400 and "not modified" in str(c.result)),
+        "edits": sum(1 for c in api.calls if c.method.startswith("edit")),
         "forwards": len(cluster.balancer.forwards),
         "tables": tables_out,
         "group_writes": writes,
