@@ -24,6 +24,7 @@ from bot import messages, payloads, texts
 from bot.app.publishing import DEALING, PENDING, Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
+from bot.telegram.coordination import LEASE
 from core import replay as core_replay
 from core.base import Action
 from core.i18n import normalize
@@ -38,6 +39,7 @@ QUIET = 1.5  # seconds without a request to the Bot API: the chats have gone qui
 WATCH_EVERY = 0.25  # seconds between two looks for a quiet moment
 GROUP_WINDOW = 60.0  # a group full of writes in this window waits for Telegram, not for the bot
 GROUP_PER_MINUTE = 20
+WINDOW_MARGIN = 3  # writes the bot counted in a group's window that Telegram never saw (a killed worker's)
 
 
 @dataclass
@@ -174,14 +176,17 @@ class Watcher:
                 title=title,
             ).text
             shown = [m for m in api.visible(spec.chat_id) if m.text.startswith(title)]
-            window = [c for c in api.calls_to(spec.chat_id, *GROUP_WRITES) if c.ok and c.at > time.monotonic() - 60]
+            window = [c for c in api.calls_to(spec.chat_id, *GROUP_WRITES) if c.at > time.monotonic() - GROUP_WINDOW]
+            current = bool(shown) and shown[-1].text.startswith(expected)
             out["tables"][str(spec.table_id)] = {
                 "version": rec.version,
                 "to_act_is_person": hand is not None,
                 "hand_versions": hand,
                 # notes (a timeout, a seat handed over) follow the caption: the table itself starts it
-                "group_current": bool(shown) and shown[-1].text.startswith(expected),
-                "group_window_full": len(window) >= GROUP_PER_MINUTE,
+                "group_current": current,
+                "group_shown": None if current else [m.text for m in shown[-2:]],  # to tell what went wrong
+                "group_expected": None if current else expected,
+                "group_window_full": len(window) >= GROUP_PER_MINUTE - WINDOW_MARGIN,
             }
             if (await st.table(spec.table_id)).version != rec.version:
                 return None  # it moved while we looked
@@ -254,11 +259,15 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
             break
         await asyncio.sleep(0.5)
     marks["timed_out"] = round(time.monotonic() - cluster.t0, 1)
+    if "killed" in marks:  # the killed worker's write slots lapse (LEASE) before the chats are looked at for good
+        await asyncio.sleep(max(0.0, cluster.t0 + marks["killed"] + LEASE + 2 - time.monotonic()))
     settled = True
     with contextlib.suppress(TimeoutError):  # a press still unanswered now is reported as such
         await api.wait_for(lambda: all(q in api.answers for q in api.queries), timeout=ANSWER_WAIT)
     try:
-        await api.settle(quiet=1.5, timeout=30)
+        # long enough for one turn timer more: an update the killed worker had claimed is refused (503) for its
+        # lease, and the timers of the tables whose people stopped pressing fire about TIMER s after play
+        await api.settle(quiet=QUIET, timeout=TIMER + 15)
     except TimeoutError:
         settled = False
     marks["settled"] = round(time.monotonic() - cluster.t0, 1)

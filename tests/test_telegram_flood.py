@@ -11,7 +11,7 @@ from bot.port import Chat, Message
 from bot.telegram.coordination import LocalCoordinator, RedisCoordinator
 from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
-from tests.test_telegram_workers import HOOK, cleanup, redis_url  # noqa: F401 - the fixture
+from tests.test_telegram_workers import HOOK, cleanup
 
 PER_WINDOW = 3
 WINDOW = 3.0  # the real limit is 20 a minute; the window is shortened so that the test stays short

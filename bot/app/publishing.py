@@ -288,20 +288,25 @@ class Publishing:
             self.ctx.outbox.append(("chat", rec.chat_id), sheet)
         return shown
 
-    async def show_current(self, table_id: int) -> None:
+    def show_current(self, table_id: int) -> None:
         """Queue the table's current state, every hand and the table message, as ``publish`` does: for a press
         whose move another worker stored, which may have died before showing it. What a message shows already
-        is not sent again (``bot.written``), so when that worker did show it, this costs no write."""
-        rec = await self.ctx.storage.table(table_id)
-        if rec.status != PLAYING:
-            return
-        live = await self.ctx.live(rec)
-        snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
-        for s in rec.seats:
-            self.shown_keys.pop((rec.id, s.seat), None)  # what this worker showed may not be what is shown
-        hands = self.queue_hands(rec, snap)
-        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, None))
-        self.published[rec.id] = (hands, shown)
+        is not sent again (``bot.written``), so when that worker did show it, this costs no write. Nothing is
+        read here: the caller may hold the table's lock."""
+
+        async def current() -> None:
+            rec = await self.ctx.storage.table(table_id)
+            if rec.status != PLAYING:
+                return
+            live = await self.ctx.live(rec)
+            snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
+            for s in rec.seats:
+                self.shown_keys.pop((rec.id, s.seat), None)  # what this worker showed may not be what is shown
+            hands = self.queue_hands(rec, snap)
+            shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, None))
+            self.published[rec.id] = (hands, shown)
+
+        self.ctx.outbox.replace(("current", table_id), current)
 
     async def settled(self, table_id: int) -> None:
         """Wait until the table's latest queued hands and table message are shown (not the sheets)."""

@@ -82,7 +82,7 @@ class Turns:
                 rec, seat = await self.my_seat(p, user, lang, current=True)
             except Notice:
                 if await self.stored_by(key, table_id):  # delivered twice: the other delivery stored it
-                    await self.publishing.show_current(table_id)  # its worker may have died before showing it
+                    self.publishing.show_current(table_id)  # its worker may have died before showing it
                     return None
                 raise
             try:
@@ -109,7 +109,7 @@ class Turns:
                 )
             except Conflict:
                 if await self.stored_by(key, table_id):  # another worker stored this very press first
-                    await self.publishing.show_current(table_id)
+                    self.publishing.show_current(table_id)
                     return None
                 raise
         await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
@@ -193,7 +193,7 @@ class Turns:
             if p.version is not None and p.version < rec.version:
                 # the presser's screen is behind the table (the worker that stored the newer move may have died
                 # before it showed it): the current state goes out; what is shown already costs no write
-                await self.publishing.show_current(rec.id)
+                self.publishing.show_current(rec.id)
             raise Notice(t(lang, "This button is out of date: the game has moved on."), True)
         return rec, seat
 
