@@ -1,17 +1,25 @@
 """Fixtures many test modules share: ``api``, the fake Bot API on 127.0.0.1 with one group, "Kitchen"
-(``tests.telegram_support.KITCHEN``). A module that needs more chats (a forum, topics) defines its own ``api``."""
+(``tests.telegram_support.KITCHEN``), with Telegram's flood limits unless the test is marked
+``@pytest.mark.limits(Limits(...))`` (``fake_limits``). A module that needs more chats (a forum, topics) defines its own
+``api``."""
 
 from __future__ import annotations
 
 import pytest
 
 
+def fake_limits(request: pytest.FixtureRequest):
+    """The limits a test asks for with ``@pytest.mark.limits(Limits(...))``; None: Telegram's."""
+    marker = request.node.get_closest_marker("limits")
+    return marker.args[0] if marker is not None else None
+
+
 @pytest.fixture
-async def api():
+async def api(request: pytest.FixtureRequest):
     from testkit.fake_bot_api import FakeBotAPI
     from tests.telegram_support import KITCHEN  # imported here: a test that uses no Telegram pays nothing
 
-    server = FakeBotAPI()
+    server = FakeBotAPI(limits=fake_limits(request))
     await server.start()
     server.add_group(KITCHEN, "Kitchen")
     yield server

@@ -25,14 +25,21 @@ def picture(n: int, size: tuple[int, int] = (48, 32)) -> bytes:
 
 
 def settings_for(server: FakeBotAPI, **overrides) -> Settings:
-    values = dict(
-        telegram_bot_token=TOKEN,
-        telegram_api_url=server.base_url,
-        telegram_edit_interval=0.02,
-        telegram_private_interval=0.02,
-        telegram_group_per_minute=0,
-        telegram_global_per_second=1000,
-    )
+    """The bot's settings against ``server``: Telegram's real flood settings for every limit the fake keeps, fast
+    ones only for a limit the test turned off (``Limits``)."""
+    limits = server.limits
+    values: dict = dict(telegram_bot_token=TOKEN, telegram_api_url=server.base_url)
+    if limits.per_chat_gap is None:
+        values["telegram_edit_interval"] = 0.02
+    if limits.per_private_second is None:
+        values["telegram_private_interval"] = 0.02
+    if limits.per_group_minute is None:
+        values["telegram_group_per_minute"] = 0
+    else:
+        values["telegram_group_per_minute"] = limits.per_group_minute
+        values["telegram_group_window"] = limits.group_window
+    if limits.per_second is None:
+        values["telegram_global_per_second"] = 1000
     values.update(overrides)
     return Settings(_env_file=None, **values)
 

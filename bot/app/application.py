@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import payloads, tablepass
-from bot.app.context import Context
+from bot.app.context import PRESSED, Context, Pressed
 from bot.app.info import Info
 from bot.app.lobby import Lobby
 from bot.app.people import People
@@ -270,6 +270,8 @@ class Application:
     async def _press(self, press: Press) -> None:
         text: str | None = None
         alert = False
+        pressed = Pressed(press)
+        token = PRESSED.set(pressed)  # group sends answer it first (``Context.port_for``)
         try:
             user = await self.people.user_rec(press.user)
             chat = await self.people.chat_rec(press.chat, press.user) if press.chat is not None else None
@@ -301,15 +303,11 @@ class Application:
             text = t(normalize(press.user.language), "Something went wrong; nothing was changed. Please try again.")
             alert = True
         finally:
-            if id(press) in self.ctx.answered_early:
-                self.ctx.answered_early.discard(id(press))
-            else:
-                port = self.ctx.answerer(press)
-                if port is not None:
-                    try:
-                        await port.answer(press, text, alert=alert)
-                    except Exception:
-                        log.exception("answering a press failed")
+            try:
+                await self.ctx.answer(press, text, alert=alert)  # unless it was answered early
+            finally:
+                pressed.answered = True  # work it left behind (queued sends) never answers it again
+                PRESSED.reset(token)
 
     async def private_start(self, start: PrivateStart) -> None:
         """The user opened the private chat (with an invitation's payload, or none)."""

@@ -328,9 +328,12 @@ class Lobby:
                 rec = await self.ctx.storage.table(rec.id)
         else:
             raise Conflict("busy lobby")
+        joined = t(self.people.user_lang(user, platform_user), "You have joined the table.")
+        if isinstance(via, Press):
+            await self.ctx.answer(via, joined)  # before an invitation, which may wait for the group's window
         await self.publishing.refresh_lobby(rec, lang)
         await self.greet_player(rec, user, lang)
-        return t(self.people.user_lang(user, platform_user), "You have joined the table.")
+        return joined
 
     async def greet_player(self, rec: TableRec, user: UserRec, chat_lang: str) -> None:
         """Make sure the player can be reached privately; if not, invite him in the group."""

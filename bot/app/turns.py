@@ -140,11 +140,12 @@ class Turns:
                 with contextlib.suppress(Conflict):
                     await self.ctx.storage.set_deadline(rec.id, rec.version, deadline, kind)
         chat_rec = await self.people.chat_by_id(rec.chat_id)
+        welcome = t(self.people.user_lang(user, press.user), "Welcome back: your seat is yours again.")
+        await self.ctx.answer(press, welcome)  # before the group's line, which may wait for the group's window
         await self.publishing.refresh_table(rec)
         await self.publishing.announce(
             rec, chat_rec, t(self.people.chat_lang(chat_rec), "{name} is back at the table.", name=user.name)
         )
-        welcome = t(self.people.user_lang(user, press.user), "Welcome back: your seat is yours again.")
         hand = MessageRef.from_json(rec.seats[seat].private_ref)
         pressed = press.message
         if press.chat is None and pressed is not None and (hand is None or hand.message_id != pressed.message_id):
