@@ -3,7 +3,8 @@
 ``FakePort`` keeps every message (public in a chat, private to one user) with its current content, every edit,
 every answer to a press and every invitation, and refuses what a real platform would refuse (editing a message
 that is not there, a private message to a user who never opened the private chat). It also checks the two
-promises of the application: no private message goes to a group and no hand picture is ever shown publicly.
+promises of the application: no private message goes to a group and no hand picture is ever shown publicly; and
+that a press is answered before any group message its handling sends (which may wait for the group's window).
 
 ``FakeUser`` plays a user: types commands and presses only buttons he was actually shown.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.app.context import PRESSED
 from bot.port import (
     MAX_CAPTION,
     MAX_PAYLOAD,
@@ -73,6 +75,9 @@ class FakePort:
     # ---- the Port ----------------------------------------------------------------------------------------
     async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
         self._check_public(msg)
+        pressed = PRESSED.get()
+        if pressed is not None and not pressed.answered:  # a group send may wait for the group's window
+            raise BrokenPromise(f"a group message was sent before the press {pressed.press.payload!r} was answered")
         mid = self._id()
         self.shown[mid] = Shown(mid, chat.id, None, msg, 0, [msg])
         self.calls.append(("send_public", mid))

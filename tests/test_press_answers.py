@@ -1,6 +1,7 @@
 """Every press answered exactly once and at once, in every state of a table (issue 36, finding 2): through the real
 application and the Telegram adapter over the fake Bot API with all of Telegram's limits on, and the group's write
-window spent right before each press (Telegram answers the group's next write 429 until the window has passed).
+window spent right before each press (Telegram answers the group's next write 429 until the window has passed); and
+through the application and the in-memory port for the states a short Telegram run does not reach.
 
 People press every button they can see, in turn: the game chooser with no table, every lobby button (as the host and
 as another), Start, every button of the table and of a hand while playing, a vote to stop, then every old button
@@ -14,11 +15,16 @@ from __future__ import annotations
 import logging
 
 import pytest
+from sqlalchemy import text
 
+from bot.storage import FINISHED, LOBBY, PLAYING
 from testkit.fake_bot_api import FakeBotAPI, Limits, Shown
+from testkit.fakeport import FakeUser as AppUser
 from testkit.telegram_players import Player
+from tests.app_support import World, db_path, fixed_deal, make_world, open_table, play_to_end, press_kind
 from tests.telegram_bot_support import WRITES, LiveBot
 from tests.telegram_support import KITCHEN
+from tests.test_app_rounds import ROUND_SEED, Gate, play_until_round_ends
 
 GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
 WINDOW = 1.0  # seconds of the group's window: Telegram's 60, shortened so that each wait for it is short
@@ -121,3 +127,64 @@ async def test_every_press_in_every_state_is_answered_once_before_the_group_wait
     assert not [c for c in api.calls if c.method == "answerCallbackQuery" and not c.ok]  # none refused as late
     assert {"N", "j", "s", "c", "r", "o", "m", "n", "h", "a", "g", "y"} <= run.kinds, (run.kinds, run.checked)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+# ---------------------------------------------------------------------------------------- through the application
+async def press_everything(world: World, users: list[AppUser], *, settle: bool = True) -> int:
+    """Each user presses every button he can see (the group's messages and his own private ones), in turn, each
+    while it is still shown. ``FakeUser.press`` checks the one answer, ``FakePort`` that it came before any group
+    message its handling sent. ``settle``: wait for the application's work after each press (not while a round's
+    pause is held: that work waits for it)."""
+    pressed = 0
+    for user in users:
+        mine = world.group() + world.port.private(user.user.id)
+        for shown in mine:
+            for button in list(shown.buttons()):
+                current = world.port.shown[shown.id]
+                if button.url is not None or button not in current.buttons():
+                    continue
+                await user.press(current, button, world.chat)
+                if settle:
+                    await world.app.idle()
+                pressed += 1
+    return pressed
+
+
+async def test_every_press_in_every_state_through_the_application(tmp_path, monkeypatch):
+    """The states the Telegram run above does not reach, through the application and the in-memory port: a finished
+    round on view (its pause held), a finished game (Play again), a rematch lobby stopped, a damaged table, and the
+    game chooser when a table is open already."""
+    fixed_deal(monkeypatch, ROUND_SEED)
+    gate = Gate()
+    world = await make_world(db_path(tmp_path), round_pause=None, sleep=gate.sleep)
+    try:
+        ann, bob, cid = world.user("Ann"), world.user("Bob"), world.user("Cid")
+        await open_table(world, "kozel", ["Ann", "Bob"], [], 2)
+        await play_until_round_ends(world, ["Ann", "Bob"])  # the round's end on view, the next deal held
+        assert gate.asked and await press_everything(world, [cid, bob, ann], settle=False)
+        gate.open.set()
+        await world.app.idle()
+        await play_to_end(world, ["Ann", "Bob"], 1)  # finished: the sheet's Play again, old buttons
+        assert (await world.app.storage.table(1)).status == FINISHED
+        assert await press_everything(world, [cid, bob, ann])
+        rematch = await world.app.storage.open_table((await world.app.storage.table(1)).chat_id)
+        assert rematch is not None and rematch.status == LOBBY  # Play again opened it
+        await ann.say(world.chat, "stop")  # stopped: every old button once more
+        assert await press_everything(world, [cid, bob, ann])
+        await ann.say(world.chat, "new kozel 2")
+        await press_kind(world, bob, "j")
+        await press_kind(world, ann, "s")
+        table = await world.app.storage.open_table(rematch.chat_id)
+        assert table is not None and table.status == PLAYING
+        async with world.app.storage.engine.begin() as conn:  # damaged: its stored state no longer verifies
+            await conn.execute(
+                text("UPDATE game_tables SET state = replace(state, '\"totals\"', '\"totalz\"') WHERE id = :i"),
+                {"i": table.id},
+            )
+        world.app.ctx.forget(table.id)
+        assert (await world.app.storage.table(table.id)).broken
+        assert await press_everything(world, [cid, bob, ann])
+        await cid.say(world.chat, "new")  # the chooser while a table is open (or after it was closed)
+        assert await press_everything(world, [cid])
+    finally:
+        await world.app.close()

@@ -20,14 +20,14 @@ FORUM = -1002
 TOPIC = 5
 
 
-# hundreds of moves, each waited for: the per-chat limits are off (the global limit and the answer deadline stay;
-# the flood tests, the monkeys and the press checks keep every limit)
-CHATS_UNLIMITED = Limits(per_chat_gap=None, per_private_second=None, per_group_minute=None)
+# hundreds of moves, each waited for: the flood limits are off, the answer deadline stays (the flood tests, the
+# monkeys and the press checks keep every limit)
+NO_FLOOD_LIMITS = Limits(per_chat_gap=None, per_private_second=None, per_group_minute=None, per_second=None)
 
 
 @pytest.fixture
 async def api():
-    server = FakeBotAPI(limits=CHATS_UNLIMITED)
+    server = FakeBotAPI(limits=NO_FLOOD_LIMITS)
     await server.start()
     server.add_group(GROUP, "Kitchen")
     server.add_group(FORUM, "Club", forum=True)

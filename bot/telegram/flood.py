@@ -1,6 +1,7 @@
 """Flood control: Telegram's limits kept before they are hit, and ``retry_after`` honoured when it answers 429.
 
-* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``);
+* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``, evenly
+  spaced: no second ever holds more);
 * every message or edit in a chat takes that chat's write slot from the ``Coordinator`` right before its HTTP
   call (``turn``) and gives it back when Telegram answered (``done``): the gaps are timed at the send, so the
   next write goes ``interval`` after Telegram received the previous one in a group (``private_interval`` in a
@@ -48,7 +49,9 @@ class FloodControl:
         self._held: dict[str, tuple[str, float]] = {}  # chat -> the slot this worker holds: (member, interval)
         self._members = itertools.count(1)
         self._me = f"{os.getpid()}-{id(self)}"
-        self.limiter = AsyncLimiter(global_per_second, 1)
+        # evenly spaced, no burst: a bucket of ``global_per_second`` lets twice as many through in one second (the
+        # full bucket, then its refill), and Telegram counts any second; 5 % spare for a network that bunches
+        self.limiter = AsyncLimiter(1, 1.05 / global_per_second)
         self._locks: dict[str, asyncio.Lock] = {}
         self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)
 
