@@ -162,8 +162,14 @@ class Daily:
                     rec = await self.start_table(person, user, group, attempt.game, attempt.day, plang)
             if rec is not None and rec.status == PLAYING:
                 seat = self.ctx.seat_of(rec, user.id)
-                if seat is not None:
-                    await self.publishing.send_hand(rec, seat, via=via, fresh=True, invite=False)
+                if seat is not None:  # in the table's hands lane: after the hands its moves queued, never beside them
+                    table_id = rec.id
+
+                    async def resend(seat: int = seat) -> None:
+                        fresh = await self.ctx.storage.table(table_id)
+                        await self.publishing.send_hand(fresh, seat, via=via, fresh=True, invite=False)
+
+                    await self.ctx.outbox.replace(("hands", table_id), resend).wait()
                 return t(
                     plang, "Your attempt at today's {game} is under way: your cards are in our private chat.", game=name
                 )

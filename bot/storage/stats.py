@@ -189,3 +189,23 @@ def _state_totals(state: str | None) -> list[Any]:
     except (ValueError, AttributeError):
         return []
     return [t if type(t) is int else None for t in totals] if isinstance(totals, list) else []
+
+
+async def rating_history(conn: AsyncConnection, chat_id: int, user_id: int) -> dict[str, list[float]]:
+    """Per game, the player's rating after each of his rated finished games in the chat, oldest first."""
+    check_id(chat_id, user_id)
+    stmt = (
+        select(GAME_TABLES.c.game, RESULTS.c.rating_after)
+        .select_from(RESULTS.join(GAME_TABLES, GAME_TABLES.c.id == RESULTS.c.table_id))
+        .where(
+            GAME_TABLES.c.chat_id == chat_id,
+            GAME_TABLES.c.status == FINISHED,
+            RESULTS.c.user_id == user_id,
+            RESULTS.c.rating_after.is_not(None),
+        )
+        .order_by(GAME_TABLES.c.id)
+    )
+    out: dict[str, list[float]] = {}
+    for r in (await conn.execute(stmt)).all():
+        out.setdefault(r.game, []).append(float(r.rating_after))
+    return out
