@@ -111,6 +111,7 @@ BOTTOM = {
     "bot.frames",
     "bot.solo",
     "bot.keys",
+    "bot.written",
     "bot.seasons",
 }  # and bot.storage.*
 HELPERS = (

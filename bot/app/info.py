@@ -58,22 +58,8 @@ class Info:
         if rec is not None and (game is None or game == rec.game):
             text = self.ctx.rules_of(rec, lang)
         else:
-            named = game is not None
-            game = game or "thousand"
-            defaults = self.lobby.table_options(
-                game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
-            )
-            text = texts.rules_text(
-                game,
-                texts.DEFAULT_SEATS[game],
-                defaults,
-                defaults["turn_timer"],
-                lang,
-                defaults["round_pause"],
-                hints=defaults.get("hints") is True,
-                timeout_moves=defaults.get("timeout_moves") is True,
-            )
-            if not named:
+            text = self.lobby.default_rules(game or "thousand", chat, lang)
+            if game is None:
                 text += "\n\n" + t(lang, "The other games: /rules deberts, /rules kozel.")
         await self.publishing.reply(cmd, Message(text))
 

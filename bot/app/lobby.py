@@ -153,9 +153,20 @@ class Lobby:
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )
             return
-        game = texts.parse_game(cmd.args) or "thousand"
-        defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
-        text = texts.rules_text(
+        text = self.default_rules(texts.parse_game(cmd.args) or "thousand", chat, lang)
+        await self.publishing.reply(
+            cmd,
+            Message(
+                text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")
+            ),
+        )
+
+    def default_rules(self, game: str, chat: ChatRec | None, lang: str) -> str:
+        """The rules text of a new ``game`` table in ``chat`` (its remembered defaults; none in a private chat)."""
+        defaults = self.table_options(
+            game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
+        )
+        return texts.rules_text(
             game,
             texts.DEFAULT_SEATS[game],
             defaults,
@@ -164,12 +175,6 @@ class Lobby:
             defaults["round_pause"],
             hints=defaults.get("hints") is True,
             timeout_moves=defaults.get("timeout_moves") is True,
-        )
-        await self.publishing.reply(
-            cmd,
-            Message(
-                text + "\n\n" + t(lang, "These are this chat's defaults; the host of a new table can change them.")
-            ),
         )
 
     async def press_join(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
