@@ -60,9 +60,14 @@ def _chart(values: list[float], width: int) -> Image.Image:
     if not values:
         return im
     lo, hi = min(values), max(values)
-    span = hi - lo or 1.0
-    paste_text(im, (left - 12, top), f"{hi:.1f}", SMALL, palette.INK_SOFT, anchor="rt")
-    paste_text(im, (left - 12, bottom), f"{lo:.1f}", SMALL, palette.INK_SOFT, anchor="rb")
+    flat = hi - lo < 0.05
+    span = hi - lo if not flat else 1.0
+    if flat:  # one value: its label halfway, the line across the middle
+        lo -= 0.5
+        paste_text(im, (left - 12, (top + bottom) / 2), f"{hi:.1f}", SMALL, palette.INK_SOFT, anchor="rm")
+    else:
+        paste_text(im, (left - 12, top), f"{hi:.1f}", SMALL, palette.INK_SOFT, anchor="rt")
+        paste_text(im, (left - 12, bottom), f"{lo:.1f}", SMALL, palette.INK_SOFT, anchor="rb")
     inner = width - left - 24
     step = inner / max(1, len(values) - 1)
     points = [

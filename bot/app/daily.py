@@ -207,6 +207,11 @@ class Daily:
         score, line = daily.outcome(rec.game, row)
         attempt = await self.ctx.storage.end_attempt(rec.id, DAILY_DONE, score, line, at=self.ctx.clock())
         group = await self.people.chat_by_id(where[0])
+        for s in rec.seats:  # his hand says the attempt is over (its choices went with the round's last move)
+            if s.user is not None:
+                with contextlib.suppress(Unreachable, MessageGone):
+                    fresh = await self.ctx.storage.table(rec.id)
+                    await self.publishing.send_hand(fresh, s.seat, view=dict(state.view(s.seat), finished=True))
         if attempt is not None and attempt.score is not None:
             seat = next((s for s in rec.seats if s.user is not None), None)
             if seat is not None and seat.user is not None:

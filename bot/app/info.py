@@ -16,7 +16,7 @@ from bot.notice import Notice
 from bot.payloads import Payload, number
 from bot.port import MAX_CAPTION, Button, Command, Document, Message, Press
 from bot.storage import FINISHED, LOBBY, ChatRec, NotFound, UserRec
-from core.i18n import LANGS, normalize, t, when
+from core.i18n import LANGS, normalize, t, tn, when
 from renderers import render_score_sheet
 from renderers.stats import render_stats, render_top
 
@@ -175,13 +175,7 @@ class Info:
             if s.rating is not None:
                 line += "; " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             lines.append(line)
-            panel = t(
-                lang,
-                "{games} games, {wins} wins ({share}%)",
-                games=s.games,
-                wins=s.wins,
-                share=round(100 * s.win_share),
-            )
+            panel = record_words(lang, s.games, s.wins)
             if s.rating is not None:
                 panel += " · " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             panels.append({"title": texts.game_name(game, lang), "line": panel, "ratings": history.get(game, [])})
@@ -191,12 +185,9 @@ class Info:
         earned = self.achievements.line(codes, lang)
         if earned:
             lines.append(earned)
-        share = round(100 * total_wins / total_games) if total_games else 0
         data = {
             "title": user.name,
-            "subtitle": (chat.title or t(lang, "your group"))
-            + " · "
-            + t(lang, "{games} games, {wins} wins ({share}%)", games=total_games, wins=total_wins, share=share),
+            "subtitle": (chat.title or t(lang, "your group")) + " · " + record_words(lang, total_games, total_wins),
             "games": panels,
             "empty": t(lang, "No finished games here yet."),
             "badges_title": t(
@@ -278,3 +269,15 @@ def head_fit(text: str, limit: int = MAX_CAPTION) -> str:
             break
         out.append(line)
     return "\n".join([*out, "…"])
+
+
+def record_words(lang: str, games_: int, wins: int) -> str:
+    """ "5 games, 2 wins (40%)" in the reader's language, each count with its own plural."""
+    share = round(100 * wins / games_) if games_ else 0
+    return t(
+        lang,
+        "{games}, {wins} ({share}%)",
+        games=tn(lang, "{n} game", "{n} games", games_),
+        wins=tn(lang, "{n} win", "{n} wins", wins),
+        share=share,
+    )

@@ -192,10 +192,11 @@ def _state_totals(state: str | None) -> list[Any]:
 
 
 async def rating_history(conn: AsyncConnection, chat_id: int, user_id: int) -> dict[str, list[float]]:
-    """Per game, the player's rating after each of his rated finished games in the chat, oldest first."""
+    """Per game, the player's rating before his first rated finished game in the chat, then after each, oldest
+    first."""
     check_id(chat_id, user_id)
     stmt = (
-        select(GAME_TABLES.c.game, RESULTS.c.rating_after)
+        select(GAME_TABLES.c.game, RESULTS.c.rating_before, RESULTS.c.rating_after)
         .select_from(RESULTS.join(GAME_TABLES, GAME_TABLES.c.id == RESULTS.c.table_id))
         .where(
             GAME_TABLES.c.chat_id == chat_id,
@@ -207,5 +208,8 @@ async def rating_history(conn: AsyncConnection, chat_id: int, user_id: int) -> d
     )
     out: dict[str, list[float]] = {}
     for r in (await conn.execute(stmt)).all():
-        out.setdefault(r.game, []).append(float(r.rating_after))
+        line = out.setdefault(r.game, [])
+        if not line and r.rating_before is not None:
+            line.append(float(r.rating_before))
+        line.append(float(r.rating_after))
     return out
