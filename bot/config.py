@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     round_pause: float | None = None  # set: every table's pause after a round (seconds); unset: its own option
     tick_interval: float = 1.0  # seconds between two looks at the turn timers
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
+    playground_hosts: str | None = None  # more names its Host may carry, e.g. "den.lan,192.168.1.5" (comma-separated)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)
     webapp_url: str | None = None  # the web table's public HTTPS address (set: Mini App buttons in Telegram)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -47,7 +47,7 @@ class FloodControl:
         self.window = window
         self._held: dict[str, tuple[str, float]] = {}  # chat -> the slot this worker holds: (member, interval)
         self._members = itertools.count(1)
-        self._me = f"{os.getpid()}-{id(self)}"
+        self._me = uuid.uuid4().hex  # unique across containers (each is pid 1)
         self.limiter = AsyncLimiter(global_per_second, 1)
         self._locks: dict[str, asyncio.Lock] = {}
         self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)

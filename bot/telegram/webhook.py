@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
+import uuid
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -47,7 +47,7 @@ class WebhookHandler(SimpleRequestHandler):
         self.coordinator = coordinator
         self.hold = hold
         self.lease = lease
-        self.me = f"{os.getpid()}-{id(self)}"
+        self.me = uuid.uuid4().hex  # unique across containers (each is pid 1) and restarts
         self._tasks: set[asyncio.Task] = set()
         self._in_hand: set[str] = set()  # update keys this worker is handling
         self.dropped = 0  # updates seen again after another worker (or this one) handled them
@@ -56,7 +56,10 @@ class WebhookHandler(SimpleRequestHandler):
         bot = self.bot
         if not self.verify_secret(request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""), bot):
             return web.Response(body="Unauthorized", status=401)
-        update = await request.json(loads=bot.session.json_loads)
+        try:
+            update = await request.json(loads=bot.session.json_loads)
+        except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError): not from Telegram
+            return web.Response(status=400, text="malformed update")
         update_id = update.get("update_id") if isinstance(update, dict) else None
         if not isinstance(update_id, int):
             return web.Response(status=400, text="no update_id")

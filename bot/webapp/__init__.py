@@ -12,12 +12,12 @@ It is a view over the same application: the server builds each viewer's frame fr
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot import keys
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
 from bot.webapp.server import WebTable, mount
@@ -38,7 +38,7 @@ def install(
     redis_url: str | None = None,
 ) -> WebTable:
     """Serve the web table from ``web_app`` over the application ``app``."""
-    secret = hashlib.sha256(bot_token.encode()).digest() if bot_token else secrets.token_bytes(32)
+    secret = keys.purpose_key(bot_token, keys.WEBAPP_SESSION) if bot_token else secrets.token_bytes(32)
     table = WebTable(
         Hub(app, poll_interval=poll_interval, redis_url=redis_url),
         Sessions(secret),
