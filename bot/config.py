@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -45,6 +46,11 @@ class Settings(BaseSettings):
     webapp_port: int = 8080
     webapp_poll_interval: float = 1.0  # seconds between two looks at the watched tables' versions (other workers)
     telegram_webapp_name: str | None = None  # the Mini App's short name at BotFather: t.me/<bot>/<name> links
+
+    metrics_port: int | None = None  # set: /metrics, /healthz and /readyz on this port (docs/operations.md)
+    metrics_host: str = "127.0.0.1"  # where they listen (compose: 0.0.0.0 on its internal network)
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
+    log_level: str = "INFO"  # the bot's own loggers (libraries: WARNING)
 
     @model_validator(mode="after")
     def _check_discord_shards(self) -> Settings:

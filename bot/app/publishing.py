@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import messages, payloads, tablepass, texts
+from bot import messages, metrics, payloads, tablepass, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
@@ -100,6 +100,7 @@ class Publishing:
                 await port.answer(press, None, alert=False)
             except Exception:
                 log.exception("answering a press failed")
+            metrics.answered(press, press.user.platform)
 
     async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message) -> None:
         """Edit the table's public message, or post it when there is none; remember where it now is."""

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from bot import metrics
 from bot.playground import protocol
 from bot.playground.hosts import Hosts
 from bot.playground.port import PLATFORM, Client, Handle, PlaygroundPort
@@ -61,6 +62,18 @@ def make_web_app(
     web_app.router.add_get("/media/{token}/{filename}", media)
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
+
+    def sockets() -> int:
+        return len(port.clients)
+
+    async def counted(_: web.Application) -> None:
+        metrics.count_sockets("playground", sockets)
+
+    async def uncounted(_: web.Application) -> None:
+        metrics.uncount_sockets("playground", sockets)
+
+    web_app.on_startup.append(counted)
+    web_app.on_cleanup.append(uncounted)
     if extend is not None:
         extend(web_app)
     return web_app

@@ -23,6 +23,7 @@ from typing import TypeVar
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiolimiter import AsyncLimiter
 
+from bot import metrics
 from bot.telegram.coordination import Coordinator
 
 T = TypeVar("T")
@@ -62,10 +63,14 @@ class FloodControl:
         per_minute = self.group_per_minute if group else 0
         interval = self.interval if group else self.private_interval
         member = f"{self._me}-{next(self._members)}"
+        waited = False
         while True:
             wait = await self.coordinator.acquire(chat_id, interval, per_minute, member, self.window)
             if wait <= 0:
                 break
+            if not waited:
+                waited = True
+                metrics.FLOOD_WAITS.labels("telegram").inc()
             await asyncio.sleep(wait)
         self._held[chat_id] = (member, interval)
         await self.limiter.acquire()
@@ -90,6 +95,7 @@ class FloodControl:
                 try:
                     return await call()
                 except TelegramRetryAfter as e:
+                    metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                     if attempt == MAX_ATTEMPTS:
                         raise
                     await self.hold(chat_id, e.retry_after)
@@ -109,6 +115,7 @@ class FloodControl:
             try:
                 return await call()
             except TelegramRetryAfter as e:
+                metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                 if attempt == MAX_ATTEMPTS:
                     raise
                 self.retries += 1

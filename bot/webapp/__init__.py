@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot import keys
+from bot import keys, metrics
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
 from bot.webapp.server import WebTable, mount
@@ -47,10 +47,15 @@ def install(
     )
     mount(web_app, table)
 
+    def sockets() -> int:
+        return len(table.hub.watchers)
+
     async def started(_: web.Application) -> None:
         table.hub.start()
+        metrics.count_sockets("webapp", sockets)
 
     async def stopped(_: web.Application) -> None:
+        metrics.uncount_sockets("webapp", sockets)
         await table.hub.close()
 
     web_app.on_startup.append(started)
