@@ -1,6 +1,9 @@
 # Two entry points: `make run` starts the bot, `make test` runs the whole test suite.
 # Both create or update the virtual environment in .venv from pyproject.toml: `make run` installs the runtime
 # dependencies only (stamp .installed, the name tools/merge_catalogs relies on); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
+# `make run` installs the project as a plain wheel (it runs `python -m bot` from the checkout, which comes first on
+# sys.path): an editable install would print setuptools' "editable installation" warning box to a newcomer.
+# `make test` installs it editable, so every test process (xdist workers included) imports the checkout.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -18,7 +21,7 @@ DEV := $(VENV)/.installed-dev
 $(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet .
 	touch $@
 
 $(DEV): $(RUNTIME)

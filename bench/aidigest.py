@@ -20,6 +20,7 @@ import json
 import time
 from typing import Any
 
+from bench import add_quick
 from bench.digest import OTHER_OPTIONS
 from core.ai.match import play_one
 from core.ai.search import Budget
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--random-rounds", type=int, default=20, help="rounds after which a random game stops")
     parser.add_argument("--max-rounds", type=int, default=400, help="rounds after which any other game stops")
     parser.add_argument("--only", help="only the series whose name starts with this (e.g. thousand/normal)")
+    add_quick(parser, games=1, strong_games=1, strong_rounds=1, random_rounds=2, max_rounds=3)
     args = parser.parse_args(argv)
     digests: dict[str, dict[str, Any]] = {}
     print(f"{'series':<26}{'seats':>6}{'games':>7}{'actions':>9}{'cpu s':>8}  digest")

@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import add_quick
 from bot.app import Application
 from bot.port import Chat, Press
 from bot.storage import Storage
@@ -161,6 +162,7 @@ async def run(plays: int, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=60, help="card plays to time")
+    add_quick(parser, plays=6)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-app-", dir=".") as folder:
         out = asyncio.run(run(args.plays, Path(folder)))

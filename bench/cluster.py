@@ -28,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from bench import add_quick
 from testkit.cluster_support import PREFIX, Cluster, hands_of, percentile
 
 GAME = "deberts"
@@ -208,6 +209,7 @@ def main() -> None:
     parser.add_argument("--tables", default="2,6", help="human-pace table counts to run (default 2,6)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per run (default 60)")
     parser.add_argument("--seed", type=int, default=1)
+    add_quick(parser, workers="1", tables="1", duration=2.0)
     args = parser.parse_args()
     workers = [int(x) for x in args.workers.split(",") if x]
     tables = [int(x) for x in args.tables.split(",") if x]

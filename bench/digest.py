@@ -17,6 +17,7 @@ import json
 import time
 from typing import Any
 
+from bench import add_quick
 from core import games
 from core.randomplay import policy_for
 from core.rng import stream
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         metavar="KEY",
         help="leave this view key out of the hash (shows that a change only added it)",
     )
+    add_quick(parser, games=2, max_rounds=2)
     args = parser.parse_args(argv)
     SKIPPED.clear()
     SKIPPED.update(args.skip_view_key)

@@ -26,6 +26,7 @@ from typing import Any
 
 import discord
 
+from bench import add_quick
 from bot.port import Button, Message, Press
 from testkit.discord_support import StandIn, running
 from testkit.fake_discord import FakeDiscord, FakeUser, StoredMessage
@@ -133,6 +134,7 @@ def main() -> None:
     parser.add_argument("--work", type=float, default=0.05, help="seconds the application takes per press")
     parser.add_argument("--rate", type=float, default=20.0, help="table edits per second asked for")
     parser.add_argument("--seconds", type=float, default=3.0)
+    add_quick(parser, presses=6, seconds=1.0)
     args = parser.parse_args()
 
     adapter, bare = asyncio.run(acknowledgements(args.presses, args.work))

@@ -21,6 +21,7 @@ import json
 import random
 import time
 
+from bench import add_quick
 from core import games
 from core.randomplay import play_game
 
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="games per game kind and seat count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=games.NAMES, help="one game only")
+    add_quick(parser, games=1)
     args = parser.parse_args(argv)
 
     baseline = shuffles_per_second()

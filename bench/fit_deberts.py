@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from bench import add_quick
 from bench.fit_thousand import least_squares
 from core.ai.deberts import normal
 from core.ai.deberts.estimate import FEATURES, features
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=7)
+    add_quick(parser, rounds=60)
     args = parser.parse_args(argv)
     models = {}
     for players in (2, 3):

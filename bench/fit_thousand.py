@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 
+from bench import add_quick
 from core.ai.thousand.estimate import FEATURES, contract_features, features, hand_kind
 from core.ai.thousand.memory import Memory, hand_bits
 from core.ai.thousand.rollout import normal_action, play_round, step
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=7)
+    add_quick(parser, rounds=60)
     args = parser.parse_args(argv)
     models = {}
     for players in (2, 3):

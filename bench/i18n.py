@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench import add_quick
 from core.i18n import LANGS, describe, t
 from core.i18n.catalogs import _translations
 from testkit.event_samples import SAMPLES
@@ -72,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--loops", type=int, default=20)
+    add_quick(parser, repeat=1, loops=1)
     args = parser.parse_args()
     rows = [measure(lang, args.repeat, args.loops) for lang in LANGS]
     print(f"{len(EVENTS)} sample events of {len(SAMPLES)} games; CPU time, medians of {args.repeat} runs")

@@ -28,6 +28,7 @@ import aiohttp
 from aiohttp import web
 from PIL import Image
 
+from bench import add_quick
 from bot.playground import PlaygroundPort
 from bot.playground.server import make_web_app  # the server the bot runs, plus a bare echo route
 from bot.port import Button, Command, Message, Press, PrivateStart
@@ -173,6 +174,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200, help="presses timed (and echoes)")
     parser.add_argument("--tabs", type=int, default=4, help="tabs open in the room")
     parser.add_argument("--burst", type=int, default=300, help="edits of one message in a row")
+    add_quick(parser, repeat=10, tabs=2, burst=20)
     args = parser.parse_args()
     r = asyncio.run(run(args.repeat, args.tabs, args.burst))
     rows = [

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
+from bench import add_quick
 from renderers import output, render_hand, render_score_sheet, render_table
 from testkit.positions import SEATS, available, find
 
@@ -147,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=40, help="timed runs per picture (median)")
     parser.add_argument("--only", choices=tuple(SEATS), help="one game only")
     parser.add_argument("--formats", action="store_true", help="compare PNG and JPEG settings instead")
+    add_quick(parser, repeat=1)
     args = parser.parse_args(argv)
 
     if args.formats:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench import add_quick
 from core import games
 from core.ai.match import play_one
 from core.randomplay import play_game
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-rounds", type=int, default=60, help="rounds after which a game is stopped")
     parser.add_argument("--game", choices=sorted(SEAT_COUNTS), help="only this game")
     parser.add_argument("--players", type=int, help="only this seat count")
+    add_quick(parser, seconds=0.05, max_rounds=3)
     args = parser.parse_args(argv)
     rows = []
     print(

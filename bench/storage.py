@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Column, Integer, MetaData, Table, Text, insert
 from sqlalchemy.engine import make_url
 
+from bench import add_quick
 from bot.storage import SeatSpec, Storage, TableRec
 from bot.storage.integrity import canonical
 from core import games
@@ -183,6 +184,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=15, help="moves per block on the single table")
     parser.add_argument("--tables", type=int, default=100, help="tables moved at once")
     parser.add_argument("--pg", help="PostgreSQL server URL (default: $TEST_DATABASE_URL)")
+    add_quick(parser, blocks=1, moves=3, tables=5)
     args = parser.parse_args()
     result = asyncio.run(main_async(args))
     print(f"{'database':<11} {'case':<11} {'s/move':>10} {'s/insert':>10} {'ratio':>6}")

@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import add_quick
+
 GROUP = -100777
 WRITES = (
     "sendMessage",
@@ -112,7 +114,7 @@ async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
             await settle()
             if not data.startswith(PREFIX + "a."):
                 continue  # a picker step (private only), not a move
-            move_times.append(api.latency(query))
+            move_times.append(api.answer_delay(query))
             made = [c for c in api.calls[before:] if c.method in WRITES]
             group = [c for c in made if c.chat_id == GROUP]
             group_calls.append(len(group))
@@ -123,7 +125,7 @@ async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
             if table is not None:
                 trivial = api.press(ann.user, GROUP, table.message_id, PREFIX + "Z.1", forged=True)
                 await api.wait_answer(trivial, timeout=60)
-                trivial_times.append(api.latency(trivial))
+                trivial_times.append(api.answer_delay(trivial))
                 await settle()
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -158,6 +160,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60, help="moves to time (default 60)")
     parser.add_argument("--interval", type=float, default=0.05, help="seconds between writes in one chat")
     parser.add_argument("--seed", type=int, default=1)
+    add_quick(parser, moves=4)
     args = parser.parse_args()
     started = time.monotonic()
     result = asyncio.run(bench(args.moves, args.interval, args.seed))

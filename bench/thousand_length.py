@@ -25,6 +25,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from bench import add_quick
 from core.ai.match import play_one
 from core.base import OptionsError
 from core.thousand import RULES
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ai-seed", type=int, default=1, help="seed of the computer seats")
     parser.add_argument("--options", default="{}", help="table options as a JSON object")
+    add_quick(parser, games=2)
     args = parser.parse_args(argv)
     seats = [s.strip() for s in args.seats.split(",")]
     try:

@@ -15,6 +15,7 @@ import json
 import time
 from typing import Any
 
+from bench import add_quick
 from core import games
 from core.ai.match import computer_seeds
 from core.ai.player import player
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=6, help="games per game and seat count")
     parser.add_argument("--max-rounds", type=int, default=40, help="rounds after which a game is stopped")
     parser.add_argument("--game", choices=sorted(SEAT_COUNTS), help="only this game")
+    add_quick(parser, games=1, max_rounds=3)
     args = parser.parse_args(argv)
     rows = []
     print(f"{'game':<10}{'seats':>6}{'views':>8}{'view us':>10}{'p95':>9}{'decide ms':>11}{'p95':>9}")

@@ -28,6 +28,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from bench import add_quick
 from bot.app import create_application
 from bot.config import Settings
 from bot.playground import PlaygroundPort
@@ -184,6 +185,7 @@ def _session(user: User, room: str):
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.webapp", description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=150, help="taps to time")
+    add_quick(parser, samples=10)
     args = parser.parse_args()
     r = asyncio.run(run(args.samples))
     width = max(len(k) for k in r)

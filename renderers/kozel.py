@@ -3,8 +3,8 @@
 The chain comes from the view's ``chain`` and ``line`` (left end to right end, each tile's pips as they lie).
 It is laid out boustrophedon: left to right, a tile turned downwards at the row's end, right to left, and so
 on; doubles lie across the line. The tile size is the largest that lets the whole line (up to all 28
-tiles) fit the free middle of the table. Accounts follow the paper convention of seed 002: remembered
-points are written "+N" in yellow, an opened account in red.
+tiles) fit the free middle of the table. Accounts follow the paper convention of the Kozel source text
+(docs/rules-kozel.md): remembered points are written "+N" in yellow, an opened account in red.
 """
 
 from __future__ import annotations

@@ -391,7 +391,7 @@ class FakeBotAPI:
             await asyncio.wait_for(self._changed.wait_for(lambda: query_id in self.answers), timeout)
         return self.answers[query_id]
 
-    def latency(self, query_id: str) -> float:
+    def answer_delay(self, query_id: str) -> float:
         """Seconds from the press's update being served to the bot until its answer arrived."""
         return self.answered_at[query_id] - self.served_at[self.queries[query_id]["update"]]
 

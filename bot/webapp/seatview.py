@@ -58,6 +58,16 @@ def _label(game: str, action: Action, lang: str, names: list[str], several: bool
     return keyboards.action_label(game, action, lang, names)
 
 
+def offered(view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The actions the page offers: one per outcome. A Kozel tile whose two ends lead to the same game (the first
+    tile of a round, or both ends showing one number) is one choice, as on the chat's keyboard
+    (``keyboards.tile_steps``); the core's legal actions stay as they are."""
+    if not any(a.tile for a in legal):
+        return legal
+    kept = {a.code() for plays in keyboards.tile_steps(view).values() for a in plays}
+    return [a for a in legal if a.tile is None or a.code() in kept]
+
+
 def _why(state: Any, seat: int, key: str, game: str, legal: list[Action], lang: str) -> str:
     """Why the hand item ``key`` cannot be played now, in words."""
     if not legal:
@@ -98,6 +108,7 @@ async def build(
     version = rec.version
     playing = rec.status == PLAYING and not rec.broken
     legal = [Action.from_json(a) for a in view.get("legal") or []] if playing and seat is not None else []
+    legal = offered(view, legal)
 
     table_pic = pictures.get(
         ("table", rec.id, version, seat, lang, style),

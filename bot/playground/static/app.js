@@ -16,7 +16,7 @@ const UI = {
     new_room: "new room", tab_table: "Table", tab_start: "Start", your_turn: "Your turn",
     online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
     open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
-    step_start: "start",
+    step_start: "start", guest: "Guest {n}",
     finish_by_hand: "Finish setting up the table with its own buttons.",
     conventions_hint: "Every convention of the game is set on the table itself: its ⚙ button.",
     levels: { easy: "easy", normal: "normal", strong: "strong" },
@@ -40,7 +40,7 @@ const UI = {
     new_room: "новая комната", tab_table: "Стол", tab_start: "Начать", your_turn: "Ваш ход",
     online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
     open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
-    step_start: "начать",
+    step_start: "начать", guest: "Гость {n}",
     finish_by_hand: "Закончите настройку стола его кнопками.",
     conventions_hint: "Все правила игры задаются на самом столе: кнопка ⚙.",
     levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
@@ -56,15 +56,15 @@ const UI = {
     },
   },
   uk: {
-    playground: "пісочниця", room: "Кімната", name: "Ваше ім'я", language: "Мова", enter: "Увійти",
+    playground: "пісочниця", room: "Кімната", name: "Ваше імʼя", language: "Мова", enter: "Увійти",
     start_title: "Почати гру", game: "Гра", seats: "Місць", players: "Гравці", you: "ви",
-    person: "людина (інша вкладка)", computer: "комп'ютер", table_language: "Мова столу",
+    person: "людина (інша вкладка)", computer: "компʼютер", table_language: "Мова столу",
     conventions: "Правила столу", start: "Відкрити стіл", commands: "Команди", group: "Група",
     private: "Лише вам", send: "Надіслати", type_command: "Напишіть щось або команду: /help",
     new_room: "нова кімната", tab_table: "Стіл", tab_start: "Почати", your_turn: "Ваш хід",
-    online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
+    online: "на звʼязку", offline: "немає звʼязку, перепідключаємось…", connecting: "підключаємось…",
     open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
-    step_start: "почати",
+    step_start: "почати", guest: "Гість {n}",
     finish_by_hand: "Завершіть налаштування столу його кнопками.",
     conventions_hint: "Усі правила гри задаються на самому столі: кнопка ⚙.",
     levels: { easy: "легкий", normal: "середній", strong: "сильний" },
@@ -74,8 +74,8 @@ const UI = {
       bad_button: "Ця кнопка недійсна; нічого не змінилося.",
       unknown_command: "Невідома команда. Команди: {commands}.",
       too_long: "Задовго; нічого не надіслано.",
-      bad_hello: "Оберіть кімнату (літери, цифри, - і _) та ім'я.",
-      no_hello: "Спершу увійдіть: кімната та ім'я.",
+      bad_hello: "Оберіть кімнату (літери, цифри, - і _) та імʼя.",
+      no_hello: "Спершу увійдіть: кімната та імʼя.",
       internal: "На сервері щось зламалося; нічого не змінилося. Спробуйте ще раз.",
     },
   },
@@ -98,12 +98,13 @@ function t(key, params = {}) {
 // ---- who am I --------------------------------------------------------------------------------------------
 function initialIdentity() {
   const params = new URLSearchParams(location.search);
-  let name = params.get("name") || sessionStorage.getItem("pg-name");
-  if (!name) name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
-  const hashRoom = decodeURIComponent(location.hash.slice(1));
-  const room = (hashRoom || params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
   let lang = params.get("lang") || localStorage.getItem("pg-lang") || (navigator.language || "en").slice(0, 2);
   if (!UI[lang]) lang = "en";
+  let name = params.get("name") || sessionStorage.getItem("pg-name");
+  // a new tab's name, in the page's language: "Guest 1234", "Гость 1234", "Гість 1234"
+  if (!name) name = UI[lang].guest.replace("{n}", String(Math.floor(1000 + Math.random() * 9000)));
+  const hashRoom = decodeURIComponent(location.hash.slice(1));
+  const room = (hashRoom || params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
   return { name, room, lang };
 }
 
