@@ -105,6 +105,8 @@ BOTTOM = {
     "bot.texts",
     "bot.tablepass",
     "bot.frames",
+    "bot.keys",  # one key per purpose, from the bot token
+    "bot.metrics",  # the Prometheus metrics every layer counts into
 }  # and bot.storage.*
 HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
 
