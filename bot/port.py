@@ -47,6 +47,8 @@ COMMANDS = (
     "me",
     "history",
     "export",
+    "daily",
+    "notify",
     "help",
 )
 
@@ -213,6 +215,17 @@ class Unreachable(Exception):
 
 class MessageGone(Exception):
     """The message to edit no longer exists and the adapter could not show the content again."""
+
+
+@runtime_checkable
+class Sharing(Protocol):
+    """A port whose web app can share a message the bot prepared (Telegram: ``savePreparedInlineMessage``, then the
+    Mini App's ``shareMessage`` lets the user pick the chats)."""
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """Prepare ``msg`` (its text and link buttons) for ``user`` to share; returns the prepared message's id.
+        Raises ``Unreachable`` when the platform refuses."""
+        ...
 
 
 @runtime_checkable

@@ -140,6 +140,8 @@ def help_text(lang: str) -> str:
         t(lang, "/score: the score sheet"),
         t(lang, "/top, /me, /history: the chat's players, your results, recent games"),
         t(lang, "/export: the game's record as a file"),
+        t(lang, "/daily [game]: today's deal, the same for everyone here, played alone against the computer"),
+        t(lang, "/notify on|off: a private message when a table opens here"),
         t(lang, "/lang: language"),
         "",
         t(lang, "Your cards and your choices come to you privately; the chat sees the table."),

@@ -210,3 +210,58 @@ def test_the_image_runs_as_a_user_and_installs_the_locked_versions():
     # and CI (make test) installs the dev lock
     makefile = (ROOT / "Makefile").read_text()
     assert "pip install --quiet -r requirements-dev.lock" in makefile
+
+
+def caddy_blocks(text: str) -> list[tuple[str, list]]:
+    """The Caddyfile as nested ``(line, children)`` blocks (comments dropped); enough to read its routes."""
+    root: list = []
+    stack = [root]
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line == "}":
+            stack.pop()
+        elif line.endswith("{"):
+            children: list = []
+            stack[-1].append((line[:-1].strip(), children))
+            stack.append(children)
+        else:
+            stack[-1].append((line, []))
+    return root
+
+
+def caddy_matches(patterns: list[str], path: str) -> bool:
+    """Caddy's path matcher: ``/x/*`` a prefix, else the exact path."""
+    return any(path.startswith(p[:-1]) if p.endswith("*") else path == p for p in patterns)
+
+
+def test_every_worker_serves_the_web_table_at_app_behind_the_proxy():
+    services = compose()["services"]
+    bot = services["bot"]
+    env = env_of(bot, BOT_DOMAIN="bot.example.org", TELEGRAM_BOT_TOKEN="1:x")
+    settings = Settings(_env_file=None, **{k.lower(): v for k, v in env.items()})
+    # the web table's server runs in every replica, reachable by the proxy on the compose network
+    assert settings.webapp_url == "https://bot.example.org" and settings.webapp_host == "0.0.0.0"
+    port = settings.webapp_port
+    assert str(port) in {str(p) for p in bot["expose"]} and port != settings.telegram_webhook_port
+    # the proxy sends /app (the page, its files, pictures and the WebSocket) to that port of every replica
+    (site,) = caddy_blocks((ROOT / "deploy/Caddyfile").read_text())
+    assert site[0] == "{$BOT_DOMAIN}"
+    matchers = {line.split()[0]: line.split()[2:] for line, _ in site[1] if line.startswith("@")}
+    routes = []
+    for line, children in site[1]:
+        if line.startswith("handle"):
+            what = line.split()[1]
+            paths = matchers[what] if what.startswith("@") else [what]
+            routes.append((paths, children))
+    for path in ("/app", "/app/", "/app/ws", "/app/pic/table.1.2.x.en.classic.3.sig", "/app/api/session"):
+        paths, children = next(r for r in routes if caddy_matches(r[0], path))
+        (proxy,) = [c for line, c in children if line == "reverse_proxy"]
+        upstream = dict(line.split(" ", 1) for line, _ in dict(proxy)["dynamic a"])
+        assert upstream["name"] == "bot" and upstream["port"] == str(port), path
+        # Caddy proxies a WebSocket upgrade as it is: nothing here may strip its headers
+        assert not any("Upgrade" in line or "Connection" in line for line, _ in proxy)
+        assert ("lb_policy round_robin", []) in proxy
+    assert not any(caddy_matches(paths, "/apple") for paths, _ in routes)
+    assert next(r for r in routes if caddy_matches(r[0], "/telegram/hook"))

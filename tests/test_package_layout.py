@@ -94,6 +94,8 @@ APP_ORDER = (
     "turns",
     "lobby",
     "info",
+    "daily",
+    "notify",
     "application",
     "__init__",
 )
@@ -105,10 +107,11 @@ BOTTOM = {
     "bot.texts",
     "bot.tablepass",
     "bot.frames",
+    "bot.solo",
     "bot.keys",  # one key per purpose, from the bot token
     "bot.metrics",  # the Prometheus metrics every layer counts into
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
+HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
 
 
 def bot_modules() -> dict[str, Path]:

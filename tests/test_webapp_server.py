@@ -213,7 +213,7 @@ async def test_the_page_has_a_strict_content_security_policy_and_refuses_other_s
         async with http.get(site.url + "/app/static/../auth.py") as res:
             assert res.status == 404
         async with http.get(site.url + "/app/pic/not-a-token") as res:
-            assert res.status == 404
+            assert res.status == 403 and (await res.json())["error"] == "bad_signature"
         with pytest.raises(aiohttp.WSServerHandshakeError) as e:
             await http.ws_connect(site.url + "/app/ws", headers={"Origin": "https://evil.example"})
         assert e.value.status == 403

@@ -49,12 +49,17 @@ class Site:
         await self.port.close()
 
 
-async def serve_webapp(app: Application, *, poll_interval: float = 1.0, redis_url: str | None = None) -> Site:
-    """The application with a playground port, and the web table served on a free port of 127.0.0.1."""
+async def serve_webapp(
+    app: Application, *, poll_interval: float = 1.0, redis_url: str | None = None, **options: Any
+) -> Site:
+    """The application with a playground port, and the web table served on a free port of 127.0.0.1
+    (``options``: the limits ``install`` takes)."""
     port = PlaygroundPort(edit_interval=0.01)
     app.attach(port)
     web_app = web.Application()
-    install(web_app, app, bot_token=TOKEN, trust_names=True, poll_interval=poll_interval, redis_url=redis_url)
+    install(
+        web_app, app, bot_token=TOKEN, trust_names=True, poll_interval=poll_interval, redis_url=redis_url, **options
+    )
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -178,3 +183,75 @@ async def open_page(http: aiohttp.ClientSession, url: str, session: str) -> Page
     page.start()
     await page.wait(lambda f: f.get("type") == "hello")
     return page
+
+
+class SplitBalancer:
+    """A test balancer on 127.0.0.1 in front of two web table workers: the WebSocket (``/app/ws``) goes to
+    ``socket_to``, every other request (pictures, sessions, the page) to ``rest_to``; ``seen`` counts the requests
+    each worker got by path kind."""
+
+    def __init__(self, socket_to: str, rest_to: str) -> None:
+        self.socket_to, self.rest_to = socket_to, rest_to
+        self.seen: dict[tuple[str, str], int] = {}
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._http: aiohttp.ClientSession | None = None
+
+    async def start(self) -> str:
+        self._http = aiohttp.ClientSession()
+        web_app = web.Application()
+        web_app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(web_app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._http is not None:
+            await self._http.close()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        assert self._http is not None
+        socket = request.path == "/app/ws"
+        target = self.socket_to if socket else self.rest_to
+        kind = request.path.split("/")[2] if request.path.count("/") >= 2 else request.path
+        self.seen[(target, kind)] = self.seen.get((target, kind), 0) + 1
+        if socket:
+            return await self._pipe(request, target)
+        async with self._http.request(
+            request.method, target + request.path_qs, headers=_forwarded(request), data=await request.read()
+        ) as res:
+            body = await res.read()
+            headers = {k: v for k, v in res.headers.items() if k.lower() not in _HOP}
+            return web.Response(status=res.status, body=body, headers=headers)
+
+    async def _pipe(self, request: web.Request, target: str) -> web.WebSocketResponse:
+        assert self._http is not None
+        outer = web.WebSocketResponse()
+        await outer.prepare(request)
+        async with self._http.ws_connect(target + "/app/ws") as inner:
+
+            async def down() -> None:
+                async for msg in inner:
+                    if msg.type == aiohttp.WSMsgType.TEXT:
+                        await outer.send_str(msg.data)
+                await outer.close()
+
+            pump = asyncio.create_task(down())
+            async for msg in outer:
+                if msg.type == aiohttp.WSMsgType.TEXT:
+                    await inner.send_str(msg.data)
+            await inner.close()
+            await pump
+        return outer
+
+
+_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "upgrade"}
+
+
+def _forwarded(request: web.Request) -> dict[str, str]:
+    return {k: v for k, v in request.headers.items() if k.lower() not in _HOP and k.lower() != "host"}

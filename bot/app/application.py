@@ -26,10 +26,12 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import metrics, payloads, tablepass
+from bot import keys, metrics, payloads, solo, tablepass
 from bot.app.context import Context
+from bot.app.daily import Daily
 from bot.app.info import Info
 from bot.app.lobby import Lobby
+from bot.app.notify import Notify
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.app.rounds import Rounds
@@ -91,6 +93,8 @@ class Application:
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
         self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
+        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby)
+        self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         lobby, turns, info = self.lobby, self.turns, self.info
@@ -110,6 +114,8 @@ class Application:
             "me": info.cmd_me,
             "history": info.cmd_history,
             "export": info.cmd_export,
+            "daily": self.daily.cmd_daily,
+            "notify": self.notify.cmd_notify,
         }
         # every button kind of ``bot.payloads.KINDS`` (by its readable name) and its handler
         self.press_handlers: dict[str, PressHandler] = {
@@ -131,6 +137,8 @@ class Application:
             "stop_keep": lobby.press_stop_keep,
             "play_again": self.rounds.press_play_again,
             "language": info.press_language,
+            "daily": self.daily.press_daily,
+            "daily_stop": self.daily.press_daily_stop,
         }
         unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)
         if unhandled:
@@ -175,6 +183,7 @@ class Application:
     # ---- life cycle and entry points -----------------------------------------------------------------------
     def attach(self, port: Port) -> None:
         self.ctx.ports[port.platform] = port
+        self.ctx.ports.pop(solo.solo_platform(port.platform), None)  # a private tables' route to an older port
 
     async def start(self) -> None:
         """Check every open table against its log, resume computer seats, and start the turn timers."""
@@ -361,4 +370,6 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
     )
     app.ctx.webapp_url = getattr(settings, "webapp_url", None)
     app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
+    secret = getattr(settings, "telegram_bot_token", None) or getattr(settings, "discord_bot_token", None)
+    app.daily.key = keys.purpose_key(secret, keys.DAILY_SEED) if secret else None
     return app

@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import texts
+from bot import solo, texts
 from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
 from bot.port import Answering, Chat, Port, Press, User
@@ -181,6 +181,9 @@ class Context:
 
     def port_for(self, platform: str) -> Port:
         port = self.ports.get(platform)
+        base = solo.base_platform(platform) if port is None else None
+        if base is not None and base in self.ports:  # a table played alone: its public writes go privately
+            port = self.ports[platform] = solo.PrivateRoute(self.ports[base], base)
         if port is None:
             raise RuntimeError(f"no adapter attached for {platform}")
         return port

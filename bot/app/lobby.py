@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -33,6 +34,7 @@ class Lobby:
         self.people = people
         self.publishing = publishing
         self.turns = turns
+        self.on_open: Callable[[TableRec], None] | None = None  # a new table's lobby is up (``bot.app.notify``)
 
     async def cmd_new(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None or cmd.chat is None:
@@ -49,6 +51,7 @@ class Lobby:
             players = int(words[1])
         rec = await self.open_new_table(chat, user, game, players, lang)
         await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
+        self.opened(rec)
 
     async def press_open_game(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         if chat is None or press.chat is None:
@@ -58,7 +61,12 @@ class Lobby:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.open_new_table(chat, user, game, None, lang)
         await self.publishing.post_lobby(rec, chat, lang)
+        self.opened(rec)
         return None
+
+    def opened(self, rec: TableRec) -> None:
+        if self.on_open is not None:
+            self.on_open(rec)
 
     async def open_new_table(self, chat: ChatRec, user: UserRec, game: str, players: int | None, lang: str) -> TableRec:
 
@@ -157,6 +165,8 @@ class Lobby:
 
     async def press_join(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.ctx.storage.table(p.table or 0)
+        if chat is None:  # Join in a private message ("a table opened"): the lobby stays in the group's language
+            lang = self.people.chat_lang(await self.people.chat_by_id(rec.chat_id))
         return await self.join(rec, user, press.user, lang, via=press)
 
     async def press_leave(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):

@@ -14,11 +14,12 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import messages, metrics, payloads, texts
+from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -48,6 +49,8 @@ class Turns:
         self.people = people
         self.publishing = publishing
         self.rounds = rounds
+        # a daily attempt's round ended (``bot.app.daily`` sets it): its result is counted and shown
+        self.on_solo_end: Callable[[TableRec, GameState], Awaitable[None]] | None = None
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
         state, events = first_state(rec.game, rec.players, self.ctx.core_options(rec), rec.seed)
@@ -216,12 +219,17 @@ class Turns:
         presser's button is answered then."""
         before = live.state
         new, events, dealt, deal = step(before, action)
+        solo_end = False
+        if (dealt or new.finished) and daily.of_table(rec.options) is not None:
+            ended, ended_events = before.apply(action) if dealt else (new, events)
+            if daily.round_row(ended) is not None:  # a daily attempt is one round: the next deal is never dealt
+                new, events, dealt, deal, solo_end = ended, ended_events, False, [], True
         taken = {s.seat: s.taken_over for s in rec.seats}
         for s, fields in (seat_updates or {}).items():
             if "taken_over" in fields:
                 taken[s] = bool(fields["taken_over"])
         result_rows: list[ResultSpec] | None = None
-        if new.finished:
+        if new.finished or solo_end:
             result_rows = await self.final_results(rec, new, taken)
         probe = rec if not seat_updates else _with_taken(rec, taken)
         # a new deal is shown after the table's round pause: its first turn's timer starts then
@@ -263,7 +271,10 @@ class Turns:
             )
             self.publishing.published[stored.id] = (shown,)
             return stored
-        self.publishing.publish(stored, live, before, events, round_ended=new.finished, notes=notes)
+        self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
+        if solo_end and self.on_solo_end is not None:
+            hook, state = self.on_solo_end, new
+            self.ctx.outbox.append(("chat", stored.chat_id), lambda: hook(stored, state))
         self.kick_if_computer(stored)
         return stored
 
@@ -286,7 +297,7 @@ class Turns:
         ratings = await self.ctx.storage.ratings(rec.chat_id, rec.game, humans)
         flags = [taken.get(s, False) for s in range(rec.players)]
         rows = results.results(state, user_ids, computers, flags, ratings)
-        if self.ctx.hints(rec):  # a game played with hints is not rated: places and totals only
+        if self.ctx.hints(rec) or daily.of_table(rec.options) is not None:  # not rated: places and totals only
             rows = [
                 replace(r, rating_before=None, rating_after=None, mu=None, sigma=None, rating_points=None) for r in rows
             ]
@@ -330,6 +341,13 @@ class Turns:
         except Exception:
             log.exception("the computer driver of table %s failed", table_id)
 
+    def seat_seed(self, rec: TableRec, seat: int) -> str:
+        """The seed of a computer seat of this table: a daily deal's from the day's seed (every member meets the
+        same answers to the same plays), any other table's from ``ai_seed``."""
+        if daily.of_table(rec.options) is not None:
+            return daily.computer_seed(rec.seed, seat)
+        return self.ai_seed(rec.id, seat)
+
     def ai_seed(self, table_id: int, seat: int) -> str:
         """A computer seat's seed: a keyed hash of the table and seat, independent of the deal's seed."""
         return hashlib.blake2b(f"ai:{table_id}:{seat}".encode(), key=self.ctx.ai_key, digest_size=8).hexdigest()
@@ -339,7 +357,7 @@ class Turns:
         never more than the bot's ``think_cap``), so it answers in time; the cap is what makes it anytime."""
         cap = DEFAULT.cap_ms or 300.0
         budget = replace(DEFAULT, cap_ms=min(cap, self.ctx.think_cap * 1000))
-        return ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat), budget=budget)
+        return ComputerPlayer(rec.game, level, seed=self.seat_seed(rec, seat), budget=budget)
 
     async def decide(self, rec: TableRec, live: Live, seat: int, level: str) -> Action:
         """The computer's move, thought out in the thread pool and bounded in wall time."""
@@ -355,7 +373,7 @@ class Turns:
             return await asyncio.wait_for(loop.run_in_executor(pool, player.decide, view, history), self.ctx.think_cap)
         except TimeoutError:
             log.warning("a %s computer at table %s took too long; the normal level moves", level, rec.id)
-        quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
+        quick = ComputerPlayer(rec.game, "normal", seed=self.seat_seed(rec, seat))
         return await loop.run_in_executor(self.ctx.pool, quick.decide, view, history)
 
     def deadline_for(self, rec: TableRec, state: GameState, later: float = 0) -> tuple[datetime | None, str | None]:

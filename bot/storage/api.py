@@ -15,11 +15,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, invitations, moves, people, stats, tables, timers, votes
+from bot.storage import audit, daily, invitations, moves, notify, people, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
     ChatRec,
+    DailyAttemptRec,
     LeaderRow,
     MoveRec,
     PlayerStats,
@@ -95,6 +96,9 @@ class Storage:
     # ---- tables, seats, the lobby (tables.py) ----------------------------------------------------
     async def table(self, table_id: int) -> TableRec:
         return await tables.table(self.db, table_id)
+
+    async def versions(self, table_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+        return await tables.versions(self.db, table_ids)
 
     async def open_table(self, chat_id: int) -> TableRec | None:
         return await tables.open_table(self.db, chat_id)
@@ -277,3 +281,47 @@ class Storage:
     async def recent_games(self, chat_id: int, limit: int = 10) -> list[RecentGame]:
         async with self.db.read() as conn:
             return await stats.recent_games(conn, chat_id, limit)
+
+    # ---- the daily deal (daily.py) ---------------------------------------------------------------
+    async def claim_attempt(
+        self, chat_id: int, game: str, day: str, user_id: int, at: datetime | None = None
+    ) -> tuple[DailyAttemptRec, bool]:
+        return await daily.claim_attempt(self.db, chat_id, game, day, user_id, at)
+
+    async def set_attempt_table(self, chat_id: int, game: str, day: str, user_id: int, table_id: int) -> None:
+        await daily.set_attempt_table(self.db, chat_id, game, day, user_id, table_id)
+
+    async def end_attempt(
+        self, table_id: int, status: str, score: int | None, line: dict[str, Any] | None, at: datetime | None = None
+    ) -> DailyAttemptRec | None:
+        return await daily.end_attempt(self.db, table_id, status, score, line, at)
+
+    async def attempt_of_table(self, table_id: int) -> DailyAttemptRec | None:
+        return await daily.attempt_of_table(self.db, table_id)
+
+    async def attempts(
+        self, chat_id: int, *, day: str | None = None, user_id: int | None = None, status: str | None = None
+    ) -> list[DailyAttemptRec]:
+        return await daily.attempts(self.db, chat_id, day=day, user_id=user_id, status=status)
+
+    async def claim_post(self, chat_id: int, day: str) -> bool:
+        return await daily.claim_post(self.db, chat_id, day)
+
+    async def set_post_ref(self, chat_id: int, day: str, ref: dict[str, Any] | None) -> None:
+        await daily.set_post_ref(self.db, chat_id, day, ref)
+
+    async def post_ref(self, chat_id: int, day: str) -> tuple[bool, dict[str, Any] | None]:
+        return await daily.post_ref(self.db, chat_id, day)
+
+    # ---- "call me when a table opens" (notify.py) ------------------------------------------------
+    async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None:
+        await notify.set_notify(self.db, chat_id, user_id, on)
+
+    async def notify_on(self, chat_id: int, user_id: int) -> bool:
+        return await notify.notify_on(self.db, chat_id, user_id)
+
+    async def free_subscribers(self, chat_id: int) -> list[UserRec]:
+        return await notify.free_subscribers(self.db, chat_id)
+
+    async def claim_notice(self, table_id: int, user_id: int) -> bool:
+        return await notify.claim_notice(self.db, table_id, user_id)

@@ -171,6 +171,18 @@ async def table(db: Database, table_id: int) -> TableRec:
     return recs[0]
 
 
+async def versions(db: Database, table_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+    """The version and status of each of these tables that exists, in one query (to see which moved on)."""
+    ids = sorted(set(table_ids))
+    check_id(*ids)
+    if not ids:
+        return {}
+    cols = GAME_TABLES.c
+    async with db.read() as conn:
+        rows = await conn.execute(select(cols.id, cols.version, cols.status).where(cols.id.in_(ids)))
+        return {row.id: (row.version, row.status) for row in rows}
+
+
 async def open_table(db: Database, chat_id: int) -> TableRec | None:
     """The chat's table in the lobby or in play (broken ones too, flagged), or None."""
     check_id(chat_id)

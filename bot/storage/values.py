@@ -209,3 +209,26 @@ class RecentGame:
     ended_at: datetime
     players: list[GamePlayer]
     winner_seats: list[int]
+
+
+# Daily-deal attempt statuses
+DAILY_PLAYING = "playing"
+DAILY_DONE = "done"
+DAILY_STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class DailyAttemptRec:
+    """One person's attempt at a chat's daily deal (``name``: the person's name, for the leaderboard)."""
+
+    chat_id: int
+    game: str
+    day: str
+    user_id: int
+    name: str
+    table_id: int | None
+    status: str
+    score: int | None
+    line: dict[str, Any] | None
+    started_at: datetime
+    ended_at: datetime | None

@@ -29,7 +29,14 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramRetryAfter,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputMediaPhoto,
+    InputTextMessageContent,
+    ReplyParameters,
+)
 from aiogram.types import Message as TgMessage
 
 from bot.port import (
@@ -176,6 +183,28 @@ class TelegramPort:
                 raise Unreachable(e.message) from e
             raise
         return await self._remember(sent, msg, None)
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """``savePreparedInlineMessage``: ``msg`` as an article the user can send to any chat from the Mini App
+        (``shareMessage``); a ``web_app`` button becomes the Mini App's direct link, as in a group."""
+        article = InlineQueryResultArticle(
+            id=hashlib.sha256(msg.text.encode()).hexdigest()[:32],
+            title=msg.text.split("\n", 1)[0][:64],
+            input_message_content=InputTextMessageContent(message_text=msg.text[:MAX_TEXT]),
+            reply_markup=self._markup(msg, "-1"),
+        )
+        try:
+            prepared = await self.flood.request(
+                lambda: self.bot.save_prepared_inline_message(
+                    user_id=int(user.id),
+                    result=article,
+                    allow_user_chats=True,
+                    allow_group_chats=True,
+                )
+            )
+        except (TelegramForbiddenError, TelegramBadRequest) as e:
+            raise Unreachable(e.message) from e
+        return prepared.id
 
     async def invite_private(
         self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None

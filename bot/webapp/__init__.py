@@ -20,7 +20,8 @@ from aiohttp import web
 from bot import keys, metrics
 from bot.webapp.auth import Sessions
 from bot.webapp.hub import Hub
-from bot.webapp.server import WebTable, mount
+from bot.webapp.pictures import Pictures
+from bot.webapp.server import HELLO_TIMEOUT, WebTable, mount
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -36,14 +37,21 @@ def install(
     trust_names: bool = False,
     poll_interval: float = 1.0,
     redis_url: str | None = None,
+    hello_timeout: float = HELLO_TIMEOUT,
+    **limits: int,
 ) -> WebTable:
-    """Serve the web table from ``web_app`` over the application ``app``."""
+    """Serve the web table from ``web_app`` over the application ``app`` (``limits``: the hub's caps,
+    ``pages_per_user`` and ``pages_per_table``)."""
+    # every worker derives the same keys from the bot token (bot.keys, one per purpose): any of them checks any
+    # page's session and serves its pictures
     secret = keys.purpose_key(bot_token, keys.WEBAPP_SESSION) if bot_token else secrets.token_bytes(32)
+    pictures = Pictures(keys.purpose_key(bot_token or secret, keys.WEBAPP_PICTURE))
     table = WebTable(
-        Hub(app, poll_interval=poll_interval, redis_url=redis_url),
+        Hub(app, pictures, poll_interval=poll_interval, redis_url=redis_url, **limits),
         Sessions(secret),
         bot_token=bot_token,
         trust_names=trust_names,
+        hello_timeout=hello_timeout,
     )
     mount(web_app, table)
 

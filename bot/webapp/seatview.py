@@ -7,7 +7,8 @@ is, the latest sentences and the newest score sheet. The actions carry the very 
 (``a.<table>.<version>.<code>``), so the page only shows and sends; every rule stays in ``core``.
 
 A spectator (``seat=None``) gets the public view: no hand, no actions. Pictures are drawn by ``renderers`` off
-the event loop, each once per table version, seat and language (``bot.webapp.pictures``).
+the event loop, each once per table version, seat and language, under signed addresses any worker can serve
+(``bot.webapp.pictures``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot import keyboards, messages, payloads, prompts, texts
 from bot.live import Live
 from bot.messages import SeatInfo
 from bot.storage import PLAYING, TableRec
-from bot.webapp.pictures import Pictures
+from bot.webapp.pictures import Pictures, Spec
 from core.base import Action, GameError
 from core.i18n import N_, t
 from renderers import render_hand, render_score_sheet, render_table
@@ -110,8 +111,8 @@ async def build(
     legal = [Action.from_json(a) for a in view.get("legal") or []] if playing and seat is not None else []
     legal = offered(view, legal)
 
-    table_pic = pictures.get(
-        ("table", rec.id, version, seat, lang, style),
+    table_pic = pictures.address(
+        Spec("table", rec.id, version, seat, lang, style),
         lambda: render_table(view, names=names, lang=lang, style=style).data,
     )
     by_key: dict[str, list[int]] = defaultdict(list)
@@ -144,20 +145,21 @@ async def build(
             if not item["actions"]:
                 item["why"] = _why(state, seat, key, game, legal, lang)
             items.append(item)
-        hand_pic = pictures.get(
-            ("hand", rec.id, version, seat, style),
-            lambda: render_hand(view, style=style).data,
+        hand_pic = pictures.address(
+            Spec("hand", rec.id, version, seat, lang, style), lambda: render_hand(view, style=style).data
         )
         hand = {"picture": hand_pic, "items": items}
     sheet = None
     rows = view.get("score_sheet") or []
     if rows:
-        key = ("sheet", rec.id, len(rows), bool(view.get("finished")), lang)
-        url = pictures.known(key)
-        if url is None:  # the public view only when the sheet is new (once per round and language)
+        spec = pictures.sheet(
+            rec.id, len(rows), bool(view.get("finished")), Spec("sheet", rec.id, version, None, lang, style)
+        )
+        draw = None
+        if not pictures.has(spec):  # the public view only when the sheet is new (once per round and language)
             public = state.view(None)
-            url = pictures.get(key, lambda: render_score_sheet(public, names=names, lang=lang).data)
-        sheet = {"round": len(rows), "picture": url}
+            draw = lambda: render_score_sheet(public, names=names, lang=lang).data  # noqa: E731
+        sheet = {"round": len(rows), "picture": pictures.address(spec, draw)}
     to_act = view.get("to_act")
     your_turn = playing and seat is not None and to_act == seat and bool(legal)
     if rec.status not in (PLAYING, "finished"):

@@ -5,8 +5,14 @@ Routes (``mount`` adds them to any aiohttp application: the playground's, or the
     GET  /app/                 the page (strict Content-Security-Policy)
     GET  /app/static/<file>    its script and style
     POST /app/api/session      Authorization: tma <initData>  → 200 {"session", "table"} or 401 {"error"}
+    POST /app/api/invite       Authorization: session <token> → 200 {"id"}: a prepared message to share (Mini App)
     GET  /app/ws               the page's socket: hello with the session, then taps; frames of the table out
-    GET  /app/pic/<token>      a picture of a frame (random tokens: a hand's address is known to its owner only)
+    GET  /app/pic/<address>    a picture of a frame: a signed, expiring address any worker serves
+                               (``bot.webapp.pictures``; a hand's address is given to its seat's sockets only)
+
+A socket must say hello within ``hello_timeout`` seconds, is refused beyond the hub's caps per person and per
+table, and may send ``PRESS_RATE`` messages per ``PRESS_PERIOD`` seconds (more are answered with a notice and
+change nothing; ``bot.webapp.hub``).
 
 The playground (which believes the name a tab gives, on 127.0.0.1 only) also accepts
 ``Authorization: playground`` with ``{"name", "room", "lang"}``: a session for that name watching the room's table.
@@ -28,8 +34,11 @@ from aiohttp import WSMsgType, web
 from bot import tablepass
 from bot.port import User
 from bot.storage import NotFound
+from bot.webapp import invite as inviting
 from bot.webapp.auth import BadInitData, Session, Sessions, telegram_user
-from bot.webapp.hub import Hub, Watcher, page_lang
+from bot.webapp.hub import TOO_FAST, Hub, Watcher, page_lang
+from bot.webapp.pictures import PREFIX, Refused
+from core.i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +48,7 @@ MAX_FRAME = 4096
 ROOM_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # a playground room, as bot.playground.protocol has it
 MAX_NAME = 32
 LANGUAGES = ("en", "ru", "uk")
+HELLO_TIMEOUT = 5.0  # seconds a new socket has to say hello before it is closed
 
 CSP = "; ".join(
     [
@@ -64,11 +74,20 @@ SECURITY_HEADERS = {
 class WebTable:
     """What the routes need: the hub, the session signer, and how people prove who they are."""
 
-    def __init__(self, hub: Hub, sessions: Sessions, *, bot_token: str | None, trust_names: bool) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        sessions: Sessions,
+        *,
+        bot_token: str | None,
+        trust_names: bool,
+        hello_timeout: float = HELLO_TIMEOUT,
+    ) -> None:
         self.hub = hub
         self.sessions = sessions
         self.bot_token = bot_token
         self.trust_names = trust_names
+        self.hello_timeout = hello_timeout
 
 
 WEBTABLE_KEY = web.AppKey("webtable", WebTable)
@@ -79,8 +98,9 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_get("/app", to_page)
     web_app.router.add_get("/app/", page)
     web_app.router.add_get("/app/static/{name}", static_file)
-    web_app.router.add_get("/app/pic/{token}", picture)
+    web_app.router.add_get(PREFIX + "{token}", picture)
     web_app.router.add_post("/app/api/session", session)
+    web_app.router.add_post("/app/api/invite", invite)
     web_app.router.add_get("/app/ws", websocket)
 
 
@@ -102,9 +122,15 @@ async def static_file(request: web.Request) -> web.Response:
 
 
 async def picture(request: web.Request) -> web.Response:
-    data = await request.app[WEBTABLE_KEY].hub.pictures.data(request.match_info["token"])
+    """A picture by its signed address, from this worker's pictures or drawn from the stored table."""
+    hub = request.app[WEBTABLE_KEY].hub
+    try:
+        spec = hub.pictures.check(request.match_info["token"])
+    except Refused as e:
+        return _refuse(e.code, 403)
+    data = await hub.pictures.data(spec, hub.redraw)
     if data is None:
-        raise web.HTTPNotFound()
+        return _refuse("no_picture", 404)
     headers = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"}
     return web.Response(body=data, content_type="image/jpeg", headers=headers)
 
@@ -153,6 +179,19 @@ async def session(request: web.Request) -> web.Response:
     return web.json_response({"session": token, "table": table_id}, headers={"Cache-Control": "no-store"})
 
 
+async def invite(request: web.Request) -> web.Response:
+    """``Authorization: session <token>`` → a message inviting friends to the session's table, prepared by the
+    bot for the user to share (``bot.webapp.invite``)."""
+    table: WebTable = request.app[WEBTABLE_KEY]
+    if not _same_origin(request):
+        return _refuse("cross_origin", 403)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    found = table.sessions.check(token.strip()) if scheme == "session" else None
+    if found is None:
+        return _refuse("no_session")
+    return await inviting.prepare(table, found)
+
+
 def _playground_session(table: WebTable, body: dict[str, Any]) -> web.Response:
     name, room, lang = body.get("name"), body.get("room"), body.get("lang")
     if not isinstance(name, str) or not isinstance(room, str):
@@ -173,40 +212,65 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub = table.hub
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
-    watcher: Watcher | None = None
-    writer: asyncio.Task[None] | None = None
+    watcher = await _hello(ws, table)
+    if watcher is None:
+        return ws
+    writer = asyncio.create_task(watcher.write_loop())
     try:
+        refused = await hub.admit(watcher)
+        if refused is not None:
+            watcher.send({"type": "error", "code": "too_many_pages", "text": refused})
+            watcher.close_soon()
+            return ws
+        watcher.send({"type": "hello", "user": {"name": watcher.user.name}, "lang": watcher.lang})
+        await hub.refresh(watcher, force=True)
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 continue
-            try:
-                frame = json.loads(msg.data)
-            except ValueError:
-                frame = None
-            if not isinstance(frame, dict):
-                await ws.send_json({"type": "error", "code": "bad_request"})
-                continue
-            req = frame.get("req") if isinstance(frame.get("req"), int) else None
-            if watcher is None:
-                found = table.sessions.check(frame.get("session")) if frame.get("type") == "hello" else None
-                if found is None:
-                    await ws.send_json({"type": "error", "code": "no_session", "req": req})
-                    await ws.close()
-                    break
-                watcher = Watcher(ws, found, page_lang(found))
-                writer = asyncio.create_task(watcher.write_loop())
-                hub.add(watcher)
-                watcher.send({"type": "hello", "user": {"name": found.user.name}, "lang": watcher.lang})
-                await hub.refresh(watcher, force=True)
+            frame = _frame(msg.data)
+            req = frame.get("req") if isinstance(frame, dict) and isinstance(frame.get("req"), int) else None
+            if not await watcher.allow():  # a flood: told so, and nothing of it reaches the application
+                watcher.send({"type": "answer", "req": req, "text": t(watcher.lang, TOO_FAST), "alert": False})
+            elif frame is None:
+                watcher.send({"type": "error", "code": "bad_request"})
             elif frame.get("type") == "press":
                 await hub.press(watcher, frame.get("payload"), req)
             else:
                 watcher.send({"type": "error", "code": "bad_request", "req": req})
     finally:
-        if watcher is not None:
-            hub.remove(watcher)
-            watcher.close_soon()
-        if writer is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 2)
+        hub.remove(watcher)
+        watcher.close_soon()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
     return ws
+
+
+def _frame(data: str) -> dict[str, Any] | None:
+    try:
+        frame = json.loads(data)
+    except ValueError:
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
+async def _hello(ws: web.WebSocketResponse, table: WebTable) -> Watcher | None:
+    """The page's first message must be its hello with a valid session, within ``hello_timeout`` seconds; else the
+    socket is told why and closed."""
+    try:
+        async with asyncio.timeout(table.hello_timeout):
+            msg = await ws.receive()
+    except TimeoutError:
+        await ws.send_json({"type": "error", "code": "no_hello"})
+        await ws.close()
+        return None
+    if msg.type != WSMsgType.TEXT:
+        await ws.close()
+        return None
+    frame = _frame(msg.data) or {}
+    found = table.sessions.check(frame.get("session")) if frame.get("type") == "hello" else None
+    if found is None:
+        req = frame.get("req") if isinstance(frame.get("req"), int) else None
+        await ws.send_json({"type": "error", "code": "no_session", "req": req})
+        await ws.close()
+        return None
+    return Watcher(ws, found, page_lang(found))

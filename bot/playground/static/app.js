@@ -3,7 +3,7 @@
 "use strict";
 
 const COMMANDS = ["new", "join", "leave", "stop", "table", "rules", "settings", "lang", "score", "top", "me", "history",
-  "export", "help"];
+  "export", "daily", "notify", "help"];
 const LEVEL_DEFAULT = "normal";
 
 const UI = {

@@ -136,6 +136,7 @@ class WebTable {
       this.root.dataset.online = "yes";
       if (frame.lang && WT_TEXT[frame.lang]) this.lang = frame.lang;
       this.emptyEl.textContent = this.t("waiting");
+      this.signal("hello", { lang: this.lang });
     } else if (frame.type === "table") {
       // frames of one table may cross on the way: an older one never rolls the view back
       if (this.frame && this.frame.table === frame.table && frame.version < this.frame.version) return;
@@ -154,9 +155,9 @@ class WebTable {
       if (frame.text) this.toast(frame.text, frame.alert);
     } else if (frame.type === "error") {
       this.settle(frame.req);
-      if (frame.code === "no_session") {
-        this.closed = true;
-        this.emptyEl.textContent = this.t("session_lost");
+      if (frame.code === "no_session" || frame.code === "too_many_pages") {
+        this.closed = true; // refused: a new socket would be refused again
+        this.emptyEl.textContent = frame.text || this.t("session_lost");
         this.setVisible(false);
       }
     }
@@ -334,17 +335,31 @@ class WebTable {
       if (f.result) card.append(wtEl("p", "wt-result", f.result));
       const ok = wtEl("button", "wt-choice primary wt-dismiss", this.t("close"));
       ok.type = "button";
-      ok.addEventListener("click", () => { this.sheetEl.hidden = true; });
+      ok.addEventListener("click", () => this.closeSheet());
       card.append(ok);
       this.sheetEl.append(card);
       this.sheetEl.hidden = false;
+      this.signal("sheet", { open: true });
     }
     this.sheetRound = round;
+  }
+
+  closeSheet() {
+    if (this.sheetEl.hidden) return;
+    this.sheetEl.hidden = true;
+    this.signal("sheet", { open: false });
+  }
+
+  // what the page around the table may follow (page.js: haptics, the Back button): wt-hello, wt-turn, wt-notice,
+  // wt-sheet
+  signal(name, detail) {
+    this.root.dispatchEvent(new CustomEvent("wt-" + name, { detail: detail || {} }));
   }
 
   // ---- notices, turn, sound ------------------------------------------------------------------------------
   toast(text, alert = false, why = false) {
     if (!text) return;
+    this.signal("notice", { text, alert, why });
     const e = wtEl("div", "wt-note" + (alert ? " alert" : "") + (why ? " why" : ""), text);
     this.toastEl.append(e);
     setTimeout(() => e.remove(), alert ? 5000 : 3000);
@@ -353,7 +368,10 @@ class WebTable {
   turn(mine) {
     const f = this.frame;
     if (this.opts.onTurn) this.opts.onTurn(mine, f ? f.title : "");
-    if (mine && !this.wasMine && this.sound) this.beep();
+    if (mine && !this.wasMine) {
+      if (this.sound) this.beep();
+      this.signal("turn");
+    }
     this.wasMine = mine;
   }
 
