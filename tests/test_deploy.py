@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from bot.config import Settings
 from bot.telegram.runner import SecondPoller
 from testkit.fake_bot_api import FakeBotAPI
-from tests.telegram_support import Worker
+from tests.telegram_support import Worker, webhook_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -99,21 +99,12 @@ def test_the_webhook_server_listens_on_loopback_unless_told():
 
 
 async def test_a_webhook_worker_answers_the_health_check():
-    api = FakeBotAPI()
-    await api.start()
-    try:
-        async with Worker(
-            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
-        ) as w:
-            address = w.runner.webhook_address
-            assert address is not None and address.startswith("http://127.0.0.1:")
-            async with (
-                aiohttp.ClientSession() as session,
-                session.get(address.replace("/telegram/hook", "/healthz")) as resp,
-            ):
-                assert resp.status == 200
-    finally:
-        await api.stop()
+    async with (
+        webhook_worker() as (_, _, address),
+        aiohttp.ClientSession() as session,
+        session.get(address.replace("/telegram/hook", "/healthz")) as resp,
+    ):
+        assert resp.status == 200
 
 
 async def test_a_second_long_polling_worker_refuses_to_start():

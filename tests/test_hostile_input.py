@@ -17,7 +17,7 @@ from bot.telegram.runner import TelegramRunner, webhook_secret
 from bot.telegram.webhook import WebhookHandler
 from testkit.fake_bot_api import TOKEN, FakeBotAPI
 from tests.app_support import make_world
-from tests.telegram_support import RecordingApp, Worker, settings_for
+from tests.telegram_support import RecordingApp, settings_for, webhook_worker
 from tests.test_webapp_server import ANNA, post_session, site  # noqa: F401 - the fixture
 from tests.webapp_support import init_data, open_game, person
 
@@ -50,26 +50,17 @@ async def test_a_seat_count_in_other_digits_opens_the_lobby_for_the_default_coun
 
 
 async def test_a_malformed_webhook_body_is_a_400_not_a_500():
-    api = FakeBotAPI()
-    await api.start()
-    try:
-        async with Worker(
-            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
-        ) as w:
-            address = w.runner.webhook_address
-            secret = webhook_secret(settings_for(api), TOKEN)
-            headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
-            async with aiohttp.ClientSession() as http:
-                for body in (b"{not json", b"\xff\xfe", b"", b"[1, 2]", b'{"update_id": "7"}', b"null"):
-                    async with http.post(address, data=body, headers=headers) as res:
-                        assert res.status == 400, body
-                async with http.post(address, data=b"{}", headers={}) as res:
-                    assert res.status == 401  # no secret: refused before the body is read
-                hello = {"message_id": 1, "date": 0, "chat": {"id": 7, "type": "private"}, "text": "hello"}
-                async with http.post(address, json={"update_id": 5, "message": hello}, headers=headers) as res:
-                    assert res.status == 200  # a well-formed update still goes through
-    finally:
-        await api.stop()
+    async with webhook_worker() as (api, _, address), aiohttp.ClientSession() as http:
+        secret = webhook_secret(settings_for(api), TOKEN)
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
+        for body in (b"{not json", b"\xff\xfe", b"", b"[1, 2]", b'{"update_id": "7"}', b"null"):
+            async with http.post(address, data=body, headers=headers) as res:
+                assert res.status == 400, body
+        async with http.post(address, data=b"{}", headers={}) as res:
+            assert res.status == 401  # no secret: refused before the body is read
+        hello = {"message_id": 1, "date": 0, "chat": {"id": 7, "type": "private"}, "text": "hello"}
+        async with http.post(address, json={"update_id": 5, "message": hello}, headers=headers) as res:
+            assert res.status == 200  # a well-formed update still goes through
 
 
 def test_two_workers_with_the_same_pid_have_different_ids(monkeypatch):

@@ -14,7 +14,7 @@ import urllib.request
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import ops
+from bot import metrics, ops
 from bot.playground import PlaygroundPort, start_site
 from tests.app_support import make_world
 from tests.playground_support import StandIn
@@ -143,23 +143,33 @@ def test_the_start_up_lines_never_show_the_database_password(tmp_path, monkeypat
         ran.append(names)
 
     monkeypatch.setattr(entry, "run", run)
+    logs = []  # the test process keeps its own logging
+    monkeypatch.setattr(entry.ops, "setup_logging", lambda fmt, level: logs.append((fmt, level)))
     for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "WEBAPP_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    assert entry.main(["--port", "0"]) == 0 and ran == [["playground"]]
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    assert entry.main(["--port", "0"]) == 0 and ran == [["playground"]] and logs == [("json", "INFO")]
     out, err = capsys.readouterr()
     assert "database: postgresql+asyncpg://tablebot:***@db.internal:5432/tablebot" in out
     assert secret not in out and secret not in err
     assert ops.shown_url("redis://:pw@redis:6379/0") == "redis://:***@redis:6379/0"
 
 
-def test_json_logs_are_one_object_a_line(capsys):
-    record = logging.LogRecord("bot.app", logging.ERROR, __file__, 1, "table %s failed", (7,), None)
+def test_json_logs_are_one_object_a_line_and_errors_are_counted():
+    record = logging.LogRecord("bot.app.turns", logging.ERROR, __file__, 1, "table %s failed", (7,), None)
+    logger = logging.getLogger("bot.opstest.inner")
+    logger.propagate = False
+    logger.addHandler(metrics.ErrorCounter())
+    before = metrics.ERRORS.labels("bot.opstest")._value.get()
+    logger.warning("only a warning")
+    logger.error("an error")
+    assert metrics.ERRORS.labels("bot.opstest")._value.get() == before + 1
     line = ops.JsonFormatter().format(record)
     assert json.loads(line) | {"time": None} == {
         "time": None,
         "level": "ERROR",
-        "logger": "bot.app",
+        "logger": "bot.app.turns",
         "message": "table 7 failed",
     }
