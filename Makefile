@@ -10,7 +10,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint demo messages language merge-messages lock
+.PHONY: run test lint demo messages language merge-messages discord-sdk lock
 
 # Message catalogs (docs/i18n.md): one domain, `tablebot`, sources in core/i18n/locale/<lang>/LC_MESSAGES/.
 LOCALES := core/i18n/locale
@@ -68,3 +68,7 @@ language: $(RUNTIME)
 # In the middle of a git merge whose only conflicts left are the catalogs: keep both sides' translations.
 merge-messages: $(RUNTIME)
 	$(PY) -m tools.merge_catalogs
+
+# Rebuild the vendored Discord Embedded App SDK (bot/webapp/static/discord-sdk.js and its licences) from npm, pinned.
+discord-sdk:
+	bash tools/build_discord_sdk.sh

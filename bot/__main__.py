@@ -4,6 +4,8 @@
   playground beside them.
 * With no token, the playground runs on ``http://127.0.0.1:8080`` (``--port`` or ``PLAYGROUND_PORT``).
 * ``python -m bot migrate`` brings the database to the newest schema and exits.
+* ``python -m bot achievements --backfill`` computes the achievements of every finished game again (the same set
+  live play gives; those already stored stay).
 * ``python -m bot repair TABLE`` re-checks a table's move log and clears a broken mark the log disproves
   (exit 0 repaired or healthy, 1 still broken, 2 no such table).
 
@@ -78,14 +80,28 @@ async def repair(settings: Settings, table_id: int) -> int:
     return 0
 
 
+async def backfill(settings: Settings) -> int:
+    """Compute every finished game's achievements again; returns how many games were read."""
+    from bot.app.achievements import backfill as run
+    from bot.storage import Storage
+
+    storage = await Storage.open(settings.effective_database_url(), data_dir=settings.data_dir)
+    try:
+        return await run(storage)
+    finally:
+        await storage.close()
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Thousand, Deberts and Kozel for chats.")
     parser.add_argument(
         "command",
         nargs="?",
-        choices=["migrate", "repair"],
-        help="migrate: update the database and exit; repair TABLE: re-check a table marked broken",
+        choices=["migrate", "repair", "achievements"],
+        help="migrate: update the database and exit; repair TABLE: re-check a table marked broken; "
+        "achievements --backfill: compute the achievements of every finished game again",
     )
+    parser.add_argument("--backfill", action="store_true", help="achievements: compute them for old games")
     parser.add_argument("table", nargs="?", type=int, help="repair: the table's id")
     parser.add_argument("--port", type=int, help="the playground's port (default PLAYGROUND_PORT or 8080)")
     parser.add_argument("--playground", action="store_true", help="serve the playground beside the chat adapters")
@@ -97,7 +113,7 @@ def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
     names = settings.adapters()
     if playground or not names:
         names.append("playground")
-    if settings.webapp_url:
+    if settings.public_webapp_url():  # a Mini App (WEBAPP_URL) or a Discord Activity
         names.append("webapp")
     return names
 
@@ -128,6 +144,8 @@ async def run(settings: Settings, names: list[str]) -> None:
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
+        if stop.is_set():  # every open page's socket is closed first, then timers and computer players stop
+            print("stopping…", flush=True)
         for task in done:
             if task is not stopping:
                 task.result()  # an adapter that ended on its own: show why
@@ -155,6 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     ops.setup_logging(settings.log_format, settings.log_level)
     if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
+        return 0
+    if args.command == "achievements":
+        if not args.backfill:
+            print("usage: python -m bot achievements --backfill", file=sys.stderr)
+            return 2
+        print(f"achievements computed for {asyncio.run(backfill(settings))} finished games")
         return 0
     if args.command == "repair":
         if args.table is None:

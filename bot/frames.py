@@ -7,10 +7,42 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
+
+SHUTDOWN_GRACE = 2.0  # seconds a stopping server gives its requests still running (its sockets are closed first)
+CLOSE_WAIT = 1.5  # seconds a stopping server waits for its pages to answer the close (a dead peer never does)
+OPEN_SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("open_sockets", weakref.WeakSet)
+
+
+def close_sockets_on_shutdown(web_app: web.Application) -> None:
+    """Close every tracked socket of ``web_app`` when it shuts down ("going away": the pages reconnect)."""
+    if OPEN_SOCKETS in web_app:
+        return
+    web_app[OPEN_SOCKETS] = weakref.WeakSet()
+
+    async def close_all(app: web.Application) -> None:
+        closing = [
+            asyncio.create_task(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown"))
+            for ws in list(app[OPEN_SOCKETS])
+            if not ws.closed
+        ]
+        if not closing:
+            return
+        _, late = await asyncio.wait(closing, timeout=CLOSE_WAIT)  # all at once
+        for task in late:  # a peer that never answers the close: its connection is cut (aiohttp does on cancel)
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+
+    web_app.on_shutdown.append(close_all)
+
+
+def track(request: web.Request, ws: web.WebSocketResponse) -> None:
+    """A socket the server closes first when it shuts down."""
+    request.app[OPEN_SOCKETS].add(ws)
 
 
 @dataclass(eq=False)

@@ -49,6 +49,7 @@ COMMANDS = (
     "export",
     "daily",
     "notify",
+    "season",
     "help",
 )
 

@@ -405,15 +405,22 @@ def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Im
     if any(any(r.get("remembered") or ()) and not all(r.get("opened") or ()) for r in played):
         out.append(
             sheet.legend_item(
-                sheet.ink("+4", palette.INK_YELLOW, True, sheet.SMALL_INK), word("legend_remembered", lang)
+                sheet.ink(f"+{sheet.SAMPLE}", palette.INK_YELLOW, True, sheet.SMALL_INK),
+                word("legend_remembered", lang),
             )
         )
     if any(any(r.get("opened") or ()) for r in played):
         out.append(
-            sheet.legend_item(sheet.ink("30", palette.INK_RED, True, sheet.SMALL_INK), word("legend_open", lang))
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_RED, True, sheet.SMALL_INK), word("legend_open", lang)
+            )
         )
     if played:
-        out.append(sheet.legend_item(sheet.ink("4", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_hand", lang)))
+        out.append(
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_hand", lang)
+            )
+        )
     if any(r.get("ending") == "out" for r in rows):
         out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
     if any(r.get("ending") == "fish" for r in rows):

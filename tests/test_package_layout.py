@@ -93,6 +93,8 @@ APP_ORDER = (
     "rounds",
     "turns",
     "lobby",
+    "achievements",
+    "seasons",
     "info",
     "daily",
     "notify",
@@ -110,8 +112,12 @@ BOTTOM = {
     "bot.solo",
     "bot.keys",  # one key per purpose, from the bot token
     "bot.metrics",  # the Prometheus metrics every layer counts into
+    "bot.seasons",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily"})
+HELPERS = (
+    {"bot.payloads", "bot.live"},
+    {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily", "bot.achievements"},
+)
 
 
 def bot_modules() -> dict[str, Path]:

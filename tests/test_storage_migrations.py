@@ -1,5 +1,5 @@
 """Migrations: up from an empty database; up from the previous revision holding a game in play, losing nothing;
-the migrated schema is exactly the models; 0003, 0004, 0005_daily and 0006_notify down and up again;
+the migrated schema is exactly the models; 0003, 0004, 0005 to 0008 down and up again;
 ``python -m bot migrate``."""
 
 from __future__ import annotations
@@ -140,6 +140,47 @@ async def test_notify_goes_down_and_comes_back(db_url: str):
         await st.migrate()
         assert not await st.notify_on(table.chat_id, user)
         assert await st.claim_notice(table.id, user) and not await st.claim_notice(table.id, user)
+    finally:
+        await st.close()
+
+
+async def test_achievements_go_down_and_come_back(db_url: str):
+    """0007_achievements downgrades to 0006_notify (the achievements go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-7")
+        user = table.seats[0].user_id
+        assert user is not None
+        assert await st.award(table.chat_id, user, ["first_game"], table.id) == ["first_game"]
+        assert await st.award(table.chat_id, user, ["first_game", "first_win"], table.id) == ["first_win"]
+        async with st._write() as conn:
+            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0006_notify"))
+        async with st.engine.connect() as conn:
+            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        assert "achievements" not in names and "notify_subs" in names
+        await st.migrate()
+        assert await st.earned(table.chat_id, user) == []
+        assert (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
+async def test_seasons_go_down_and_come_back(db_url: str):
+    """0008_seasons downgrades to 0007_achievements (the season settings go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-8")
+        await st.set_season_kind(table.chat_id, "quarter")
+        assert await st.claim_season_post(table.chat_id, "2026-Q3")
+        assert not await st.claim_season_post(table.chat_id, "2026-Q3")
+        async with st._write() as conn:
+            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0007_achievements"))
+        async with st.engine.connect() as conn:
+            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        assert "season_settings" not in names and "season_posts" not in names and "achievements" in names
+        await st.migrate()
+        assert await st.season_kind(table.chat_id) is None
+        assert (await st.verify(table.id)).broken is None
     finally:
         await st.close()
 

@@ -71,10 +71,10 @@ async def test_command_menu_in_three_languages(api):
     async with Worker(api):
         pass
     names = [c["command"] for c in api.commands[("default", "")]]
-    assert names[:3] == ["new", "join", "leave"] and len(names) == len(COMMANDS) == 16
+    assert names[:3] == ["new", "join", "leave"] and len(names) == len(COMMANDS) == 17
     ru = {c["command"]: c["description"] for c in api.commands[("default", "ru")]}
     uk = {c["command"]: c["description"] for c in api.commands[("default", "uk")]}
-    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 16
+    assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 17
 
 
 async def test_moves_edit_the_table_latest_picture_wins(api):

@@ -5,8 +5,11 @@ worker reach the pages of both, and a picture address is refused when forged, fo
 
 from __future__ import annotations
 
+import asyncio
 import io
+import json
 import time
+import uuid
 from pathlib import Path
 
 import aiohttp
@@ -15,13 +18,21 @@ from PIL import Image
 
 from bot.app import create_application
 from bot.config import Settings
-from bot.webapp.pictures import PREFIX, Spec
+from bot.webapp.hub import Hub
+from bot.webapp.pictures import PREFIX, Pictures, Spec
 from bot.webapp.server import WEBTABLE_KEY
 from testkit.cluster_support import REDIS_URL, drop_pg_database, fresh_pg_database, redis_available
 from tests.storage_support import PG_SKIP, PG_URL
-from tests.webapp_support import SplitBalancer, open_game, open_page, person, serve_webapp, session_for
-
-pytestmark = pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
+from tests.webapp_support import (
+    SplitBalancer,
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_webapp,
+    session_for,
+    tap_first,
+)
 
 MOVES = 8
 
@@ -48,6 +59,7 @@ def addresses(frame: dict) -> list[str]:
     return found
 
 
+@pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
 async def test_a_page_on_worker_a_gets_every_picture_from_worker_b_and_moves_on_either_reach_both(tmp_path: Path):
     if not await redis_available():
         pytest.skip("no Redis (REDIS_URL)")
@@ -117,3 +129,86 @@ async def test_a_page_on_worker_a_gets_every_picture_from_worker_b_and_moves_on_
         await first.close()
         await second.close()
         await drop_pg_database(db)
+
+
+async def test_a_worker_that_never_drew_an_older_picture_draws_it_from_the_move_log(tmp_path: Path):
+    """A page may ask for the picture of a version the table has already left (its frame was on the way): a worker
+    without it replays the log to that version and draws the same picture the first worker drew."""
+    app = await new_app(tmp_path)
+    site = await serve_webapp(app, poll_interval=0.05)
+    try:
+        anna, boris = person("Anna"), person("Boris")
+        rec = await open_game(app, "den", anna, "kozel", 2, people=(boris,))
+        async with aiohttp.ClientSession() as http:
+            a = await open_page(http, site.url, await session_for(http, site.url, "Anna", "den"))
+            b = await open_page(http, site.url, await session_for(http, site.url, "Boris", "den"))
+            first = await a.wait(lambda f: f.get("type") == "table" and f["version"] == rec.version)
+            drawn = {url: await jpeg(http, site.url + url) for url in addresses(first)}
+            version = rec.version
+            for _ in range(3):
+                await tap_first((a, b), version)
+                version += 1
+            # another worker: the same application's storage, its own (empty) pictures, the same key
+            hub = site.runner.app[WEBTABLE_KEY].hub
+            other = Hub(app, Pictures(hub.pictures.key))
+            for url, data in drawn.items():
+                spec = other.pictures.check(url[len(PREFIX) :])
+                assert spec.version < version and not other.pictures.has(spec)
+                assert await other.pictures.data(spec, other.redraw) == data
+            other.pictures.close()
+            for page in (a, b):
+                await page.close()
+    finally:
+        await site.close()
+        await app.close()
+
+
+async def test_the_caps_count_the_pages_of_every_worker_through_redis(tmp_path: Path):
+    """Behind a round-robin proxy one person's pages land on several workers: the cap per person and per table is
+    for all of them together (Redis), and a page closed on one worker frees a place on another."""
+    if not await redis_available():
+        pytest.skip("no Redis (REDIS_URL)")
+    first = await new_app(tmp_path)
+    second = await new_app(tmp_path)  # the same database file: two workers
+    limits = {"pages_per_user": 3, "pages_per_table": 5, "redis_url": REDIS_URL, "poll_interval": 0.05}
+    a = await serve_webapp(first, **limits)
+    b = await serve_webapp(second, **limits)
+    room = f"den{uuid.uuid4().hex[:8]}"  # the counts live on Redis: a room and people of this run alone
+    try:
+        await open_game(first, room, person("Anna"), "kozel", 2, people=(person("Boris"),))
+        async with aiohttp.ClientSession() as http:
+            mallory = await session_for(http, a.url, f"Mallory{room}", room)
+            pages = [await open_page(http, a.url, mallory), await open_page(http, a.url, mallory)]
+            pages.append(await open_page(http, b.url, mallory))
+            refused = await hello(http, b.url, mallory)  # B has one of hers, but she has three in all
+            assert refused["code"] == "too_many_pages" and "too many of your pages" in refused["text"]
+            # the table: Mallory's three and two more people's make five; a sixth is refused on either worker
+            others = [
+                await open_page(http, url, await session_for(http, url, f"{n}{room}", room))
+                for n, url in (("Chen", a.url), ("Dana", b.url))
+            ]
+            full = await hello(http, a.url, await session_for(http, a.url, f"Eve{room}", room))
+            assert full["code"] == "too_many_pages" and "Too many people are watching" in full["text"]
+            # a page closed on A frees its place for a page on B
+            await pages.pop(0).close()
+            again = {}
+            for _ in range(100):  # A notices the close and uncounts it on Redis
+                again = await hello(http, b.url, mallory)
+                if again["type"] == "hello":
+                    break
+                await asyncio.sleep(0.05)
+            assert again["type"] == "hello"
+            for page in pages + others:
+                await page.close()
+    finally:
+        await a.close()
+        await b.close()
+        await first.close()
+        await second.close()
+
+
+async def hello(http: aiohttp.ClientSession, url: str, session: str) -> dict:
+    """Open a socket, say hello, and return the first answer (the socket is closed after it)."""
+    async with http.ws_connect(url + "/app/ws") as ws:
+        await ws.send_json({"type": "hello", "session": session})
+        return json.loads((await ws.receive(timeout=10)).data)

@@ -16,7 +16,16 @@ from bot.app import create_application
 from bot.playground import PlaygroundPort, start_site
 from bot.webapp import WebTable, install
 from tests.browser_support import chromium, screenshot
-from tests.webapp_support import new_app, open_game, open_page, person, serve_webapp, session_for, settings_for
+from tests.webapp_support import (
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_webapp,
+    session_for,
+    settings_for,
+    tap_first,
+)
 
 SHOTS = Path(__file__).resolve().parent.parent / ".screenshots"
 
@@ -79,9 +88,7 @@ async def test_a_flood_of_sockets_and_presses_is_refused_while_the_players_frame
         # meanwhile the real players play on, and every page (Mallory's too) gets each new table
         version = rec.version
         for _ in range(4):
-            fa = await a.wait(lambda f, v=version: f.get("type") == "table" and f["version"] == v)
-            mover = a if fa["your_turn"] else b
-            answer = await mover.press(mover.last_table()["actions"][0]["payload"])
+            answer = await tap_first((a, b), version)
             assert answer["type"] == "answer" and answer.get("text") != too_fast[0]["text"]
             version += 1
             for page in (a, b, *pages):

@@ -181,7 +181,8 @@ async def test_a_full_screen_game_with_haptics_back_button_and_invite(game, brow
     assert ["onEvent", "safeAreaChanged"] in seen and ["onEvent", "contentSafeAreaChanged"] in seen
     # the notch and Telegram's own buttons in full screen stay clear: 47 + 46 px above, 34 px below
     padding = await page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('#table')); return [s.paddingTop, s.paddingBottom]; }"
+        "() => { const s = getComputedStyle(document.querySelector('#table'));"
+        " return [s.paddingTop, s.paddingBottom]; }"
     )
     assert padding == ["93px", "34px"]
 

@@ -21,7 +21,9 @@ from bot.config import Settings
 from bot.playground import PlaygroundPort
 from bot.port import Chat, Command, Press, User
 from bot.storage import TableRec
+from bot.texts import HINTS_ROW
 from bot.webapp import install
+from core.ai.player import ComputerPlayer
 
 TOKEN = "123456:AAE-webapp-test-token"
 
@@ -78,10 +80,18 @@ def person(name: str, lang: str = "en") -> User:
 
 
 async def open_game(
-    app: Application, room: str, host: User, game: str, seats: int, *, people: tuple[User, ...] = (), level="easy"
+    app: Application,
+    room: str,
+    host: User,
+    game: str,
+    seats: int,
+    *,
+    people: tuple[User, ...] = (),
+    level="easy",
+    hints: bool = False,
 ) -> TableRec:
     """A table opened with the application's own command and lobby buttons: the host, ``people``, then
-    computers of ``level`` in the seats left, and started."""
+    computers of ``level`` in the seats left, hints on when asked (the lobby's settings button), and started."""
     chat = Chat("playground", room, title=room)
     port = app.ports["playground"]
     for user in (host, *people):  # reachable privately, as after a tab of theirs said hello
@@ -95,9 +105,31 @@ async def open_game(
     for _ in range(seats - 1 - len(people)):
         rec = await app.storage.table(rec.id)
         await app.press(Press(host, chat, f"c.{rec.id}.{rec.lobby_rev}.{level}"))
+    if hints:
+        rec = await app.storage.table(rec.id)
+        await app.press(Press(host, chat, f"o.{rec.id}.{rec.lobby_rev}.{HINTS_ROW}"))
     await app.press(Press(host, chat, f"s.{rec.id}"))
     await app.idle()
     return await app.storage.table(rec.id)
+
+
+async def play_to_the_end(app: Application, room: str, table_id: int, people: tuple[User, ...]) -> TableRec:
+    """The people play their turns as the normal computer would, through ``Application.press`` (the chat's way);
+    computer seats move by themselves. Returns the finished table."""
+    chat = Chat("playground", room, title=room)
+    for n in range(5000):
+        await app.idle()
+        rec = await app.storage.table(table_id)
+        if rec.status != "playing":
+            return rec
+        live = await app.live(rec)
+        seat = live.state.to_act
+        user = next(
+            u for u in people if any(s.seat == seat and s.user and s.user.platform_id == u.id for s in rec.seats)
+        )
+        action = ComputerPlayer(rec.game, "normal", seed=n).decide(live.state.view(seat), live.round_events)
+        await app.press(Press(user, chat, f"a.{rec.id}.{rec.version}.{action.code()}"))
+    raise AssertionError("the game did not end")
 
 
 def init_data(
@@ -255,3 +287,11 @@ _HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "cont
 
 def _forwarded(request: web.Request) -> dict[str, str]:
     return {k: v for k, v in request.headers.items() if k.lower() not in _HOP and k.lower() != "host"}
+
+
+async def tap_first(players: tuple[Page, ...], version: int) -> dict[str, Any]:
+    """Once every player's page shows ``version``, the one whose turn it is taps its first action; its answer."""
+    for page in players:
+        await page.wait(lambda f: f.get("type") == "table" and f["version"] == version)
+    mover = next(p for p in players if p.last_table()["your_turn"])
+    return await mover.press(mover.last_table()["actions"][0]["payload"])

@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import keys, metrics, payloads, solo, tablepass
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.daily import Daily
 from bot.app.info import Info
@@ -35,6 +36,7 @@ from bot.app.notify import Notify
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.app.rounds import Rounds
+from bot.app.seasons import Seasons
 from bot.app.turns import Turns
 from bot.live import Live
 from bot.notice import Notice
@@ -92,8 +94,10 @@ class Application:
         self.rounds = Rounds(self.ctx, self.people, self.publishing)
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
-        self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
-        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby)
+        self.achievements = Achievements(self.ctx, self.people, self.publishing)
+        self.seasons = Seasons(self.ctx, self.people, self.publishing)
+        self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements, self.seasons)
+        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
         self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -116,6 +120,7 @@ class Application:
             "export": info.cmd_export,
             "daily": self.daily.cmd_daily,
             "notify": self.notify.cmd_notify,
+            "season": self.seasons.cmd_season,
         }
         # every button kind of ``bot.payloads.KINDS`` (by its readable name) and its handler
         self.press_handlers: dict[str, PressHandler] = {
@@ -239,6 +244,10 @@ class Application:
                 await self.turns.tick()
             except Exception:  # a failing tick must not stop the timers
                 log.exception("timer tick failed")
+            try:
+                await self.seasons.tick()
+            except Exception:
+                log.exception("the season look failed")
             await asyncio.sleep(self.ctx.tick_interval)
 
     async def command(self, cmd: Command) -> None:
@@ -312,8 +321,8 @@ class Application:
                 raise Notice(t(lang, "Already done: the table has moved on."), alert=False) from None
             except InvalidInput:
                 raise Notice(t(lang, "This button is not valid."), alert=True) from None
-            if isinstance(result, str):
-                text = result
+            if isinstance(result, str):  # an answer is for the presser alone: in his language, like a notice
+                text = again(result, self.people.user_lang(user, press.user))
         except Notice as notice:  # answered to the presser alone, in his language
             text, alert = again(notice.text, self.people.user_lang(user, press.user)), notice.alert
             outcome = "notice"
@@ -368,7 +377,8 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         think_cap=settings.think_cap,
         round_pause=getattr(settings, "round_pause", None),
     )
-    app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    public = getattr(settings, "public_webapp_url", None)
+    app.ctx.webapp_url = public() if public is not None else getattr(settings, "webapp_url", None)
     app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
     secret = getattr(settings, "telegram_bot_token", None) or getattr(settings, "discord_bot_token", None)
     app.daily.key = keys.purpose_key(secret, keys.DAILY_SEED) if secret else None

@@ -134,7 +134,14 @@ class Context:
     def rules_of(self, rec: TableRec, lang: str) -> str:
         """The rules text of table ``rec``: its game, seats, conventions, turn timer and round pause."""
         return texts.rules_text(
-            rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang, self.table_pause(rec)
+            rec.game,
+            rec.players,
+            self.core_options(rec),
+            self.timer_of(rec),
+            lang,
+            self.table_pause(rec),
+            hints=self.hints(rec),
+            timeout_moves=self.timeout_moves(rec),
         )
 
     @staticmethod

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from bot import daily, texts
+from bot import achievements, daily, texts
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
 from bot.app.people import People
@@ -44,8 +45,17 @@ log = logging.getLogger(__name__)
 
 
 class Daily:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing, turns: Turns, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        people: People,
+        publishing: Publishing,
+        turns: Turns,
+        lobby: Lobby,
+        achievements: Achievements,
+    ) -> None:
         self.ctx = ctx
+        self.achievements = achievements
         self.people = people
         self.publishing = publishing
         self.turns = turns
@@ -202,6 +212,10 @@ class Daily:
                 text = daily.share_line(
                     rec.game, where[1], group.title or t(plang, "your group"), attempt.score, place, count, plang
                 )
+                new = await self.achievements.daily_done(group.id, attempt.user_id, rec.id)
+                if new:  # told once, in the line he gets anyway
+                    badges = ", ".join(achievements.label(c, plang) for c in new)
+                    text += "\n" + t(plang, "New for {name}: {badges}", name=seat.user.name, badges=badges)
                 with contextlib.suppress(Unreachable):
                     await self.publishing.send_private(self.ctx.user_value(seat.user), Message(text))
         self.refresh(group, where[1])

@@ -5,15 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot import texts
+from bot import messages, texts
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.seasons import Seasons
 from bot.notice import Notice
 from bot.payloads import Payload, number
 from bot.port import Button, Command, Document, Message, Press
-from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
+from bot.storage import FINISHED, LOBBY, ChatRec, NotFound, UserRec
 from core.i18n import LANGS, normalize, t, when
 from renderers import render_score_sheet
 
@@ -21,8 +23,18 @@ LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українськ
 
 
 class Info:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        people: People,
+        publishing: Publishing,
+        lobby: Lobby,
+        achievements: Achievements,
+        seasons: Seasons,
+    ) -> None:
         self.ctx = ctx
+        self.seasons = seasons
+        self.achievements = achievements
         self.people = people
         self.publishing = publishing
         self.lobby = lobby
@@ -34,18 +46,20 @@ class Info:
         return texts.help_text(lang)
 
     async def cmd_rules(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """The rules of this chat's table; typed privately, of the newest table the user sits at; else (or for
+        the game named) that game with the chat's defaults."""
         game = texts.parse_game(cmd.args)
-        rec = await self.ctx.storage.open_table(chat.id) if chat is not None else None
+        if chat is not None:
+            rec = await self.ctx.storage.open_table(chat.id)
+        else:
+            mine = await self.ctx.storage.tables_for_user(user.id)
+            rec = max(mine, key=lambda r: r.id) if mine else None
         if rec is not None and (game is None or game == rec.game):
             text = self.ctx.rules_of(rec, lang)
         else:
-            game = game or "thousand"
-            defaults = self.lobby.table_options(
-                game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
-            )
-            text = texts.rules_text(
-                game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
-            )
+            text = self.lobby.default_rules(game or "thousand", chat, lang)
+            if game is None:
+                text += "\n\n" + t(lang, "The other games: /rules deberts, /rules kozel.")
         await self.publishing.reply(cmd, Message(text))
 
     async def cmd_lang(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -68,10 +82,11 @@ class Info:
         if chat is not None:
             await self.ctx.storage.set_chat_language(chat.id, code)
             self.ctx.chats.pop(chat.id, None)
-            return t(code, "The chat's language is now English.")
+            # plain str: said in the new language on purpose, never said again in the presser's (``again``)
+            return str(t(code, "The chat's language is now English."))
         await self.ctx.storage.set_user_language(user.id, code)
         self.ctx.users.pop((user.platform, user.platform_id), None)
-        return t(code, "I will speak English with you.")
+        return str(t(code, "I will speak English with you."))
 
     async def cmd_score(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.lobby.chat_table(chat, lang)
@@ -91,6 +106,7 @@ class Info:
         if chat is None:
             raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
+        season = await self.seasons.top_lines(chat, wanted, lang)
         lines = []
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
             rows = await self.ctx.storage.leaderboard(chat.id, game, 10)
@@ -114,7 +130,9 @@ class Info:
             lines.append("")
         if not lines:
             raise Notice(t(lang, "No finished games here yet."))
-        await self.publishing.reply(cmd, Message("\n".join(lines).strip()))
+        if season:
+            lines = [*season, "", t(lang, "All time:"), *lines]
+        await self.publishing.reply(cmd, Message(messages.fit("\n".join(lines).strip())))
 
     async def cmd_me(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -144,6 +162,9 @@ class Info:
             lines.append(line)
         if len(lines) == 1:
             lines.append(t(lang, "No finished games here yet."))
+        earned = await self.achievements.of(chat.id, user.id, lang)
+        if earned:
+            lines.append(earned)
         await self.publishing.reply(cmd, Message("\n".join(lines)))
 
     async def cmd_history(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -174,7 +195,10 @@ class Info:
             table_id = number(arg)
             if table_id is None:  # no game can have this number
                 raise Notice(t(lang, "No such game in this chat."))
-            rec = await self.ctx.storage.table(table_id)
+            try:
+                rec = await self.ctx.storage.table(table_id)
+            except NotFound:  # no game has this number anywhere
+                raise Notice(t(lang, "No such game in this chat.")) from None
             if rec.chat_id != chat.id:
                 raise Notice(t(lang, "No such game in this chat."))
         elif rec is None or rec.status == LOBBY:

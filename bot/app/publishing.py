@@ -50,6 +50,8 @@ class Publishing:
         # shows the next deal of a table whose finished round is on view (``bot.app.rounds`` sets it): the table
         # lane's work calls it instead of editing the finished round's message
         self.on_pending: Callable[[int], Awaitable[None]] | None = None
+        # lines a finished game's final sheet adds (``bot.app.achievements`` sets it: what each player earned)
+        self.on_final: Callable[[TableRec, list[str], str], Awaitable[list[str]]] | None = None
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -344,20 +346,12 @@ class Publishing:
         for r in sorted(rows, key=lambda r: r.place):
             if r.user_id is None or r.rating_after is None:
                 continue
-            before = r.rating_before or 0.0
-            delta = r.rating_after - before
-            line = t(
-                lang,
-                "{name}: rating {rating} ({delta} this game)",
-                name=names[r.seat],
-                rating=f"{r.rating_after:.1f}",
-                delta=f"{delta:+.1f}",
-            )
-            if r.rating_points is not None:
-                line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
-            parts.append(line)
+            delta = r.rating_after - (r.rating_before or 0.0)
+            parts.append(texts.rating_line(rec.game, names[r.seat], r.rating_after, delta, r.rating_points, lang))
         if self.ctx.hints(rec):
             parts.append(t(lang, "Not rated: hints were on."))
+        if self.on_final is not None:
+            parts += await self.on_final(rec, names, lang)
         return "\n".join(parts)
 
     async def send_hand(

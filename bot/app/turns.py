@@ -137,6 +137,7 @@ class Turns:
                 raise Notice(t(lang, "Your seat is already yours."))
             await self.ctx.storage.update_seat(rec.id, seat, taken_over=False, timeouts=0)
             rec = await self.ctx.storage.table(rec.id)
+            self.ctx.table_changed(rec)
             live = await self.ctx.live(rec)
             deadline, kind = self.deadline_for(rec, live.state)
             if deadline is not None:

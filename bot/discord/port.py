@@ -66,7 +66,7 @@ class DiscordPort:
         rows = plan_rows(msg.buttons)
         if not rows and not extra:
             return None
-        return build_view(rows, extra)
+        return build_view(rows, extra, activity=self.client.web_activity)
 
     def _alive(self, received: float) -> bool:
         return self.clock() < received + TOKEN_LIFETIME - TOKEN_MARGIN

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import metrics
+from bot import frames, metrics
 from bot.playground import protocol
 from bot.playground.hosts import Hosts
 from bot.playground.port import PLATFORM, Client, Handle, PlaygroundPort
@@ -62,6 +62,7 @@ def make_web_app(
     web_app.router.add_get("/media/{token}/{filename}", media)
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
 
     def sockets() -> int:
         return len(port.clients)
@@ -131,6 +132,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     handler = request.app[HANDLER_KEY]
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
     await ws.prepare(request)
+    frames.track(request, ws)
     client = Client(ws)
     writer = asyncio.create_task(client.write_loop())
     try:
@@ -194,7 +196,12 @@ async def start_site(
     """Start serving; returns the runner (``await runner.cleanup()`` to stop) and the page's address. ``hosts``:
     the names it answers to (default: loopback and ``host`` itself)."""
     hosts = hosts or Hosts(host)
-    runner = web.AppRunner(make_web_app(handler, port, extend, hosts), handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        make_web_app(handler, port, extend, hosts),
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=frames.SHUTDOWN_GRACE,
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port_number)
     await site.start()

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, daily, invitations, moves, notify, people, stats, tables, timers, votes
+from bot.storage import audit, daily, earned, invitations, moves, notify, people, seasons, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
@@ -229,6 +229,9 @@ class Storage:
     ) -> StopVotes:
         return await votes.vote_stop(self.db, table_id, user_id, at=at, since=since)
 
+    async def stop_votes(self, table_id: int, *, since: datetime | None = None) -> StopVotes:
+        return await votes.stop_votes(self.db, table_id, since=since)
+
     async def drop_stop_votes(self, table_id: int) -> None:
         return await votes.drop_stop_votes(self.db, table_id)
 
@@ -325,3 +328,39 @@ class Storage:
 
     async def claim_notice(self, table_id: int, user_id: int) -> bool:
         return await notify.claim_notice(self.db, table_id, user_id)
+
+    # ---- achievements (earned.py) ----------------------------------------------------------------
+    async def award(
+        self, chat_id: int, user_id: int, codes: Sequence[str], table_id: int | None, at: datetime | None = None
+    ) -> list[str]:
+        return await earned.award(self.db, chat_id, user_id, codes, table_id, at)
+
+    async def earned(self, chat_id: int, user_id: int) -> list[tuple[str, int | None]]:
+        return await earned.earned(self.db, chat_id, user_id)
+
+    async def earned_at(self, table_id: int) -> list[tuple[int, str]]:
+        return await earned.earned_at(self.db, table_id)
+
+    async def game_counts(self, chat_id: int, user_id: int, upto: int) -> tuple[int, int, frozenset[str]]:
+        return await earned.game_counts(self.db, chat_id, user_id, upto)
+
+    async def finished_tables(self) -> list[int]:
+        return await earned.finished_tables(self.db)
+
+    # ---- seasons (seasons.py) --------------------------------------------------------------------
+    async def set_season_kind(self, chat_id: int, kind: str) -> None:
+        await seasons.set_season_kind(self.db, chat_id, kind)
+
+    async def season_kind(self, chat_id: int) -> str | None:
+        return await seasons.season_kind(self.db, chat_id)
+
+    async def season_board(
+        self, chat_id: int, game: str | None, start: datetime, end: datetime, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        return await seasons.season_board(self.db, chat_id, game, start, end, limit)
+
+    async def active_chats(self, since: datetime) -> list[int]:
+        return await seasons.active_chats(self.db, since)
+
+    async def claim_season_post(self, chat_id: int, season: str) -> bool:
+        return await seasons.claim_season_post(self.db, chat_id, season)

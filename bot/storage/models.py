@@ -265,6 +265,38 @@ class NotifySent(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class Earned(Base):
+    """An achievement a user earned in a chat (revision 0007_achievements): once, with the table that gave it."""
+
+    __tablename__ = "achievements"
+    __table_args__ = (Index("ix_achievements_table", "table_id"),)
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SeasonSetting(Base):
+    """A chat's season length (revision 0008_seasons): ``month``, ``quarter`` or ``none``; no row: a month."""
+
+    __tablename__ = "season_settings"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+
+
+class SeasonPost(Base):
+    """A chat's summary of a finished season (revision 0008_seasons): claimed once, across workers."""
+
+    __tablename__ = "season_posts"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    season: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
 USERS = User.__table__
 CHATS = Chat.__table__
@@ -280,3 +312,6 @@ DAILY_ATTEMPTS = DailyAttempt.__table__
 DAILY_POSTS = DailyPost.__table__
 NOTIFY_SUBS = NotifySub.__table__
 NOTIFY_SENT = NotifySent.__table__
+ACHIEVEMENTS = Earned.__table__
+SEASON_SETTINGS = SeasonSetting.__table__
+SEASON_POSTS = SeasonPost.__table__

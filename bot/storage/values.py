@@ -109,6 +109,7 @@ class StopVotes:
 
     voters: tuple[int, ...]
     players: int
+    newest: datetime | None = None  # when the newest of these votes was cast (``stop_votes``)
 
     @property
     def majority(self) -> bool:

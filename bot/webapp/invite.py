@@ -11,10 +11,9 @@ session without a table, or a forged session get a clear 4xx and nothing is sent
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from aiohttp import web
-
-from typing import TYPE_CHECKING
 
 from bot.app.publishing import with_open_button
 from bot.port import Message, Sharing, Unreachable

@@ -31,10 +31,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import tablepass
+from bot import frames, tablepass
 from bot.port import User
 from bot.storage import NotFound
 from bot.webapp import invite as inviting
+from bot.webapp.activity import DiscordActivity
+from bot.webapp.activity import Refused as ActivityRefused
 from bot.webapp.auth import BadInitData, Session, Sessions, telegram_user
 from bot.webapp.hub import TOO_FAST, Hub, Watcher, page_lang
 from bot.webapp.pictures import PREFIX, Refused
@@ -43,26 +45,42 @@ from core.i18n import t
 log = logging.getLogger(__name__)
 
 STATIC = resources.files("bot.webapp") / "static"
-STATIC_FILES = {"table.js": "text/javascript", "page.js": "text/javascript", "table.css": "text/css"}
+STATIC_FILES = {
+    "table.js": "text/javascript",
+    "page.js": "text/javascript",
+    "table.css": "text/css",
+    "discord-sdk.js": "text/javascript",  # the Embedded App SDK, vendored (tools/build_discord_sdk.sh)
+}
 MAX_FRAME = 4096
 ROOM_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # a playground room, as bot.playground.protocol has it
 MAX_NAME = 32
 LANGUAGES = ("en", "ru", "uk")
 HELLO_TIMEOUT = 5.0  # seconds a new socket has to say hello before it is closed
 
-CSP = "; ".join(
-    [
-        "default-src 'none'",
-        "script-src 'self' https://telegram.org",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "media-src 'self' data:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
-    ]
-)
+FRAME_ANCESTORS = "'self' https://web.telegram.org https://*.telegram.org"
+DISCORD_ANCESTORS = "https://discord.com https://*.discord.com https://*.discordsays.com"  # an Activity's frames
+
+
+def csp(*, discord: bool = False) -> str:
+    """The page's Content-Security-Policy; with the Activity on, Discord may frame it (nothing else changes: its
+    scripts, sockets and pictures come from this origin, through Discord's proxy)."""
+    ancestors = FRAME_ANCESTORS + (" " + DISCORD_ANCESTORS if discord else "")
+    return "; ".join(
+        [
+            "default-src 'none'",
+            "script-src 'self' https://telegram.org",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "media-src 'self' data:",
+            "connect-src 'self'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            f"frame-ancestors {ancestors}",
+        ]
+    )
+
+
+CSP = csp()
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -82,12 +100,15 @@ class WebTable:
         bot_token: str | None,
         trust_names: bool,
         hello_timeout: float = HELLO_TIMEOUT,
+        activity: DiscordActivity | None = None,
     ) -> None:
         self.hub = hub
         self.sessions = sessions
         self.bot_token = bot_token
         self.trust_names = trust_names
         self.hello_timeout = hello_timeout
+        self.activity = activity  # the Discord Activity's sign-in (bot.webapp.activity), when configured
+        self.headers = dict(SECURITY_HEADERS, **{"Content-Security-Policy": csp(discord=activity is not None)})
 
 
 WEBTABLE_KEY = web.AppKey("webtable", WebTable)
@@ -102,15 +123,21 @@ def mount(web_app: web.Application, table: WebTable) -> None:
     web_app.router.add_post("/app/api/session", session)
     web_app.router.add_post("/app/api/invite", invite)
     web_app.router.add_get("/app/ws", websocket)
+    frames.close_sockets_on_shutdown(web_app)
+    if table.activity is not None:
+        web_app.router.add_get("/app/api/activity", activity_config)
+        web_app.router.add_post("/app/api/activity", activity_session)
+        # Discord opens an Activity at the root of its URL mapping (docs/webapp.md): on to the page, query kept
+        web_app.router.add_get("/", to_page)
 
 
 async def to_page(request: web.Request) -> web.Response:
-    raise web.HTTPFound("/app/")
+    raise web.HTTPFound("/app/" + (f"?{request.query_string}" if request.query_string else ""))
 
 
 async def page(request: web.Request) -> web.Response:
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    return web.Response(text=html, content_type="text/html", headers=SECURITY_HEADERS)
+    return web.Response(text=html, content_type="text/html", headers=request.app[WEBTABLE_KEY].headers)
 
 
 async def static_file(request: web.Request) -> web.Response:
@@ -118,7 +145,7 @@ async def static_file(request: web.Request) -> web.Response:
     mime = STATIC_FILES.get(name)
     if mime is None:
         raise web.HTTPNotFound()
-    return web.Response(body=(STATIC / name).read_bytes(), content_type=mime, headers=SECURITY_HEADERS)
+    return web.Response(body=(STATIC / name).read_bytes(), content_type=mime, headers=request.app[WEBTABLE_KEY].headers)
 
 
 async def picture(request: web.Request) -> web.Response:
@@ -192,6 +219,37 @@ async def invite(request: web.Request) -> web.Response:
     return await inviting.prepare(table, found)
 
 
+async def activity_config(request: web.Request) -> web.Response:
+    """What the Activity's page needs before it can sign in: the application's client id (public)."""
+    table: WebTable = request.app[WEBTABLE_KEY]
+    assert table.activity is not None
+    return web.json_response({"client_id": table.activity.client_id}, headers={"Cache-Control": "no-store"})
+
+
+async def activity_session(request: web.Request) -> web.Response:
+    """The Activity's sign-in (``bot.webapp.activity``): the SDK's code and the instance id → a session for that
+    Discord user following the instance's channel, checked with Discord, and the token for ``authenticate``."""
+    table: WebTable = request.app[WEBTABLE_KEY]
+    assert table.activity is not None
+    if not _same_origin(request):
+        return _refuse("cross_origin", 403)
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict):
+        return _refuse("bad_request", 400)
+    try:
+        signed = await table.activity.sign_in(body.get("code"), body.get("instance_id"), body.get("channel_id"))
+    except ActivityRefused as e:
+        return _refuse(e.code, e.status)
+    token = table.sessions.issue(Session(signed.user, (), signed.channel_id))
+    return web.json_response(
+        {"session": token, "access_token": signed.access_token, "channel": signed.channel_id},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
 def _playground_session(table: WebTable, body: dict[str, Any]) -> web.Response:
     name, room, lang = body.get("name"), body.get("room"), body.get("lang")
     if not isinstance(name, str) or not isinstance(room, str):
@@ -212,6 +270,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub = table.hub
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
+    frames.track(request, ws)
     watcher = await _hello(ws, table)
     if watcher is None:
         return ws
@@ -225,9 +284,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         watcher.send({"type": "hello", "user": {"name": watcher.user.name}, "lang": watcher.lang})
         await hub.refresh(watcher, force=True)
         async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            frame = _frame(msg.data)
+            frame = _frame(msg.data) if msg.type == WSMsgType.TEXT else None
             req = frame.get("req") if isinstance(frame, dict) and isinstance(frame.get("req"), int) else None
             if not await watcher.allow():  # a flood: told so, and nothing of it reaches the application
                 watcher.send({"type": "answer", "req": req, "text": t(watcher.lang, TOO_FAST), "alert": False})

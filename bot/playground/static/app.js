@@ -3,7 +3,7 @@
 "use strict";
 
 const COMMANDS = ["new", "join", "leave", "stop", "table", "rules", "settings", "lang", "score", "top", "me", "history",
-  "export", "daily", "notify", "help"];
+  "export", "daily", "notify", "season", "help"];
 const LEVEL_DEFAULT = "normal";
 
 const UI = {
@@ -253,11 +253,19 @@ function rerenderAll() {
   }
 }
 
+// a pane out of sight (a phone shows one tab at a time) that gets a new message: its tab is marked unread
+function markUnread(box) {
+  if (listOf(box).getClientRects().length) return; // on view
+  const tab = $(`#tabs [data-tab=${box}]`);
+  if (tab) tab.dataset.unread = "yes";
+}
+
 function upsert(box, entries) {
   const list = listOf(box);
   const stick = nearBottom(list);
   for (const entry of entries) {
     const known = state.boxes[box].has(entry.id);
+    if (!known && !(entry.kind === "said" && state.me && entry.user === state.me.name)) markUnread(box);
     state.boxes[box].set(entry.id, entry);
     const el = renderEntry(box, entry);
     const old = known ? list.querySelector(`[data-id="${entry.id}"]`) : null;
@@ -439,6 +447,10 @@ function newRoomName() {
 function showTab(tab) {
   document.body.dataset.tab = tab;
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === tab));
+  const opened = $(`#tabs [data-tab=${tab}]`);
+  if (opened) delete opened.dataset.unread;
+  // a pane opens at its newest message (while hidden it had no height to scroll)
+  if (tab === "group" || tab === "private") listOf(tab).scrollTop = listOf(tab).scrollHeight;
 }
 
 async function playgroundSession() {
@@ -448,7 +460,8 @@ async function playgroundSession() {
     body: JSON.stringify({ name: state.me.name, room: state.room, lang: state.lang }),
   });
   if (res.status === 404) return null; // this server has no web table
-  if (!res.ok) throw new Error(t("errors.bad_hello"));
+  if (res.status >= 500) throw new Error(`server ${res.status}`); // the web table tries again later
+  if (!res.ok) throw Object.assign(new Error(t("errors.bad_hello")), { final: true });
   return (await res.json()).session;
 }
 

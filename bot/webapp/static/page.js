@@ -4,6 +4,9 @@
 // haptics on your turn and on a refused tap, the Back button closing the round's sheet, theme colours, and
 // Invite (a message the bot prepares, shared with shareMessage). Each of these is asked for only where the
 // client has it (isVersionAtLeast) and a failure is ignored: an older client and a plain browser get the page.
+// Inside Discord (an Activity: the address has frame_id and instance_id) it signs in with the Embedded App SDK
+// (static/discord-sdk.js, from this origin): authorize → the server exchanges the code and checks the instance
+// with Discord (POST /app/api/activity) → authenticate; the session follows the channel's table.
 "use strict";
 
 (function () {
@@ -17,14 +20,17 @@
     en: {
       open_from_telegram: "Open this table from Telegram: the button under your hand or the table's link in the group.",
       invite: "Invite", invite_failed: "The invitation could not be prepared: try again in a moment.",
+      discord_refused: "Discord did not let this Activity know who you are: close it and open it again.",
     },
     ru: {
       open_from_telegram: "Откройте этот стол из Telegram: кнопкой под вашей рукой или ссылкой стола в группе.",
       invite: "Позвать", invite_failed: "Не удалось подготовить приглашение: попробуйте чуть позже.",
+      discord_refused: "Discord не сообщил этой активности, кто вы: закройте её и откройте снова.",
     },
     uk: {
       open_from_telegram: "Відкрийте цей стіл із Telegram: кнопкою під вашою рукою або посиланням столу в групі.",
       invite: "Покликати", invite_failed: "Не вдалося підготувати запрошення: спробуйте трохи згодом.",
+      discord_refused: "Discord не повідомив цій активності, хто ви: закрийте її та відкрийте знову.",
     },
   };
   const text = (key, lng) => (TEXT[lng] || TEXT[lang] || TEXT.en)[key];
@@ -75,15 +81,59 @@
     try { theme(JSON.parse(hash.get("tgWebAppThemeParams"))); } catch (e) { /* not JSON: device colours */ }
   }
 
+  function refused() {
+    // no try can mend it (no initData, a refused one, no such table): WebTable stops and shows why
+    return Object.assign(new Error(text("open_from_telegram")), { final: true });
+  }
+
   let sessionToken = null;
+  const inDiscord = query.has("frame_id") && query.has("instance_id");
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = resolve;
+      tag.onerror = () => reject(new Error(text("discord_refused")));
+      document.head.append(tag);
+    });
+  }
+
+  // the Activity's sign-in, once: a later reconnect reuses the session (12 hours)
+  async function discordSession() {
+    if (sessionToken) return sessionToken;
+    // Discord or the server said no: final (a network error while the server is away rejects, and is tried again)
+    const denied = Object.assign(new Error(text("discord_refused")), { final: true });
+    const conf = await fetch("/app/api/activity").then((r) => (r.ok ? r.json() : Promise.reject(denied)));
+    await loadScript("/app/static/discord-sdk.js");
+    const sdk = new window.DiscordSDKBundle.DiscordSDK(conf.client_id, { disableConsoleLogOverride: true });
+    await sdk.ready();
+    const { code } = await sdk.commands.authorize({
+      client_id: conf.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+    });
+    const res = await fetch("/app/api/activity", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code, instance_id: sdk.instanceId, channel_id: sdk.channelId }),
+    });
+    if (!res.ok) throw denied;
+    const got = await res.json();
+    await sdk.commands.authenticate({ access_token: got.access_token });
+    sessionToken = got.session;
+    return sessionToken;
+  }
+
   async function session() {
-    if (!initData) throw new Error(text("open_from_telegram"));
+    if (inDiscord) return discordSession();
+    if (!initData) throw refused();
+    // a network error (the server is away) rejects, and WebTable tries again later
     const res = await fetch("/app/api/session", {
       method: "POST",
       headers: { Authorization: "tma " + initData, "Content-Type": "application/json" },
       body: JSON.stringify({ table: table.startsWith("t") ? table : "t" + table }),
     });
-    if (!res.ok) throw new Error(text("open_from_telegram"));
+    if (res.status >= 500) throw new Error(`server ${res.status}`); // a proxy in front of a restarting server
+    if (!res.ok) throw refused();
     sessionToken = (await res.json()).session;
     return sessionToken;
   }

@@ -118,7 +118,7 @@ def _game_over(e: Event, d: dict[str, Any], s: Say) -> str:
     rating = ", ".join(f"{s.seat(seat)} +{r}" for seat, r in enumerate(d["rating"]) if seat != e.seat)
     return t(
         s.lang,
-        "{who} has {total} and is the kozel! Rating: {rating}.",
+        "{who} has {total} and is the kozel! Rating points: {rating}.",
         who=s.seat(e.seat),
         total=s.num(d["totals"][e.seat]),
         rating=rating,
