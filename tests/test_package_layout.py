@@ -112,6 +112,7 @@ BOTTOM = {
     "bot.solo",
     "bot.keys",  # one key per purpose, from the bot token
     "bot.metrics",  # the Prometheus metrics every layer counts into
+    "bot.written",
     "bot.seasons",
 }  # and bot.storage.*
 HELPERS = (

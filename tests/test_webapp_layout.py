@@ -128,3 +128,27 @@ async def whole_turn_on_one_screen(page: Page) -> None:
         if box is not None:
             assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, (part, box)
     assert await page.evaluate("() => document.scrollingElement.scrollHeight - innerHeight") <= 0
+
+
+async def test_a_refused_tile_looks_as_before_once_told_and_notices_stay_off_the_tab_bar(site, browser):
+    app, url = site
+    page = await new_page(browser, PHONE)
+    await open_table(page, url, "kozel", 2, room="notices")
+    dead = page.locator("#webtable .wt-hit:not(.playable)")
+    for _ in range(30):  # my turn with a tile that does not fit
+        if await wait_ready(page) == "turn" and await dead.count():
+            break
+        await play_turn(page)
+    tile = dead.first
+    await tap(page, tile)
+    await expect(page.locator("#webtable .wt-note.why")).to_be_visible()
+    await expect(page.locator("#webtable .wt-note.why")).to_have_count(0, timeout=10000)  # the notice is gone …
+    assert await tile.evaluate("e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"  # … and the tint
+    assert "refused" not in (await tile.get_attribute("class"))
+    await shoot(page, "webapp-refused-after-phone.png")
+    # the playground's own notices (answers to the chat's buttons) stand above the tab bar
+    await page.evaluate("() => toast('Moved')")
+    note = await page.locator("#toasts .toast").last.bounding_box()
+    tabs = await page.locator("#tabs").bounding_box()
+    assert note["y"] + note["height"] <= tabs["y"], (note, tabs)
+    await page.context.close()

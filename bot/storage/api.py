@@ -281,6 +281,10 @@ class Storage:
         async with self.db.read() as conn:
             return await stats.player_stats(conn, chat_id, game, user_id)
 
+    async def rating_history(self, chat_id: int, user_id: int) -> dict[str, list[float]]:
+        async with self.db.read() as conn:
+            return await stats.rating_history(conn, chat_id, user_id)
+
     async def recent_games(self, chat_id: int, limit: int = 10) -> list[RecentGame]:
         async with self.db.read() as conn:
             return await stats.recent_games(conn, chat_id, limit)

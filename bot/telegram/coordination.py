@@ -3,8 +3,11 @@
 * the write slot of a chat: one request in flight at a time, the next one ``interval`` after the platform
   answered the previous one, and at most ``per_minute`` per minute in a group (counted at the answers),
   shared by every worker, and held for ``retry_after`` after a 429;
-* the version of every table message's content, so that only the newest picture is shown (latest wins), even
-  when the newest edit arrived at another worker;
+* the order of every table message's queued content (the newest table version queued, or a counter for a
+  message of no table version), so that only the newest picture is shown (latest wins), even when the newest
+  edit arrived at another worker;
+* what every message shows (``held:``: the table version and a fingerprint, ``bot.written``), read and written
+  under the chat's write slot: an older write or one that changes nothing is not sent;
 * which updates a worker is handling (a lease it renews) or has handled, so that an update Telegram delivers
   again is handled once, and whether a worker already long-polls;
 * where a table message went when it had to be posted again (deleted by an admin), and what it now shows
@@ -78,6 +81,17 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 """
 
+# Raises a number to ARGV[1] unless it is higher already (the newest table version queued for a message).
+ADVANCE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+local value = tonumber(ARGV[1])
+if value > now then
+  redis.call('SET', KEYS[1], value, 'EX', ARGV[2])
+  return value
+end
+return now
+"""
+
 MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
 DONE_KEEP = 24 * 3600  # seconds a handled update id is remembered (Telegram gives up re-delivering long before)
 # One worker in memory: an update is delivered again within minutes of its failed call, so an hour is plenty, and
@@ -120,6 +134,10 @@ class Coordinator(Protocol):
 
     async def bump(self, key: str) -> int:
         """A new version of a message's content; returns it."""
+        ...
+
+    async def advance(self, key: str, value: int) -> int:
+        """Raise ``key``'s number to ``value`` unless it is higher already; returns the number now."""
         ...
 
     async def latest(self, key: str) -> int: ...
@@ -220,6 +238,10 @@ class LocalCoordinator:
         self._versions[key] = self._versions.get(key, 0) + 1
         return self._versions[key]
 
+    async def advance(self, key: str, value: int) -> int:
+        self._versions[key] = max(self._versions.get(key, 0), value)
+        return self._versions[key]
+
     async def latest(self, key: str) -> int:
         return self._versions.get(key, 0)
 
@@ -244,6 +266,7 @@ class RedisCoordinator:
         self._acquire = self._redis.register_script(ACQUIRE)
         self._release = self._redis.register_script(RELEASE)
         self._renew = self._redis.register_script(RENEW)
+        self._advance = self._redis.register_script(ADVANCE)
 
     def _keys(self, chat_id: str) -> list[str]:
         return [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
@@ -286,6 +309,9 @@ class RedisCoordinator:
             pipe.expire(full, KEEP_SECONDS)
             version, _ = await pipe.execute()
         return int(version)
+
+    async def advance(self, key: str, value: int) -> int:
+        return int(await self._advance(keys=[f"{self._prefix}v:{key}"], args=[value, KEEP_SECONDS]))
 
     async def latest(self, key: str) -> int:
         return int(await self._redis.get(f"{self._prefix}v:{key}") or 0)

@@ -279,7 +279,7 @@ class WebTable {
 
   drawHand() {
     const f = this.frame;
-    const hand = f.hand;
+    const hand = f.hand && f.hand.items.length ? f.hand : null; // no cards left (the game's end): no empty frame
     this.handBox.hidden = !hand;
     this.hitsEl.innerHTML = "";
     if (!hand) {
@@ -317,7 +317,8 @@ class WebTable {
       this.toast(item.why || "", false, true);
       el.classList.remove("refused");
       void el.offsetWidth; // restart the shake
-      el.classList.add("refused");
+      el.classList.add("refused"); // the tint goes with the shake: the tile looks as before once it is told
+      el.addEventListener("animationend", () => el.classList.remove("refused"), { once: true });
       return;
     }
     if (item.actions.length === 1) {
