@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import functools
 import importlib
+import logging
 import signal
 import sys
 from collections.abc import Callable
@@ -31,6 +32,8 @@ from bot import ops
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
 from core import games
+
+log = logging.getLogger("bot.main")  # not __name__: run as python -m bot, that is "__main__"
 
 # platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
 ADAPTERS: dict[str, str] = {
@@ -141,6 +144,7 @@ async def run(settings: Settings, names: list[str]) -> None:
         await asyncio.sleep(0)  # every serve() has attached its port
         await app.start()
         operator.started = True
+        log.info("worker ready: %s", ", ".join(names))
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -53,7 +53,12 @@ class Settings(BaseSettings):
     metrics_port: int | None = None  # set: /metrics, /healthz and /readyz on this port (docs/operations.md)
     metrics_host: str = "127.0.0.1"  # where they listen (compose: 0.0.0.0 on its internal network)
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
-    log_level: str = "INFO"  # the bot's own loggers (libraries: WARNING)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"  # the bot's own loggers (libraries: WARNING)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _check_discord_shards(self) -> Settings:

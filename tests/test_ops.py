@@ -130,6 +130,11 @@ def test_a_worker_serves_metrics_health_and_readiness_on_metrics_port(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
+    logged = [line for line in proc.stderr.read().splitlines() if line.strip()]
+    records = [json.loads(line) for line in logged]  # LOG_FORMAT=json: one JSON object a line
+    assert {"level": "INFO", "logger": "bot.main", "message": "worker ready: playground"} in [
+        {k: r[k] for k in ("level", "logger", "message")} for r in records
+    ]
 
 
 def test_the_start_up_lines_never_show_the_database_password(tmp_path, monkeypatch, capsys):
