@@ -82,9 +82,11 @@ class FloodControl:
         if held is not None:
             await self.coordinator.release(chat_id, held[1], held[0], used)
 
-    async def hold(self, chat_id: str, retry_after: float) -> None:
+    async def hold(self, chat_id: str, error: TelegramRetryAfter) -> None:
+        """Telegram answered 429 in this chat: nobody writes to it for ``retry_after`` (counted for the operator)."""
         self.retries += 1
-        await self.coordinator.hold(chat_id, retry_after)
+        metrics.RATE_LIMITED.labels("telegram", metrics.api_method(error)).inc()
+        await self.coordinator.hold(chat_id, error.retry_after)
 
     async def write(self, chat_id: str, call: Callable[[], Awaitable[T]], *, group: bool) -> T:
         """One message or edit to a chat: in this chat's order, in its turn, again after a 429 or a network
@@ -95,10 +97,10 @@ class FloodControl:
                 try:
                     return await call()
                 except TelegramRetryAfter as e:
-                    metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                     if attempt == MAX_ATTEMPTS:
+                        metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                         raise
-                    await self.hold(chat_id, e.retry_after)
+                    await self.hold(chat_id, e)
                 except TelegramNetworkError:
                     if attempt == MAX_ATTEMPTS:
                         raise
