@@ -179,6 +179,7 @@ async def test_a_kozel_against_the_computer_played_to_the_end_by_tapping_tiles(s
         taps += 1
     assert await page.locator("#webtable").get_attribute("data-finished") == "yes"
     assert taps >= 5 and refused == 1 and sheets >= 1
+    await shoot(page, f"webapp-kozel-over-{device}.png")
     hand_left = await page.locator("#webtable .wt-hit").count()
     assert await page.locator("#webtable .wt-hand").is_visible() == (hand_left > 0)  # never an empty hand frame
     await page.context.close()
