@@ -56,16 +56,16 @@ class GroupWindow(FakePort):
                 await asyncio.sleep(wait)
             self.writes.append(time.perf_counter())
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None, **kw) -> MessageRef:
         if chat.id == GROUP:
             await self._slot()
-        return await super().send_public(chat, msg, reply_to=reply_to)
+        return await super().send_public(chat, msg, reply_to=reply_to, **kw)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         if ref.chat_id == GROUP:
             await self._slot()
             self.edit_times.append(time.perf_counter())
-        return await super().edit_public(ref, msg)
+        return await super().edit_public(ref, msg, version=version)
 
 
 def pct(values: list[float], q: float) -> float:

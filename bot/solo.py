@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from bot.port import Chat, Command, Message, MessageGone, MessageRef, Port, Press, PrivateStart, User
+from bot.port import Chat, Command, Message, MessageGone, MessageRef, Port, Press, PrivateStart, Stale, User
 
 SUFFIX = ":solo"
 
@@ -43,30 +43,55 @@ class PrivateRoute:
     def _wrap(self, user_id: str, ref: MessageRef) -> MessageRef:
         return MessageRef(self.platform, user_id, ref.message_id, None, json.dumps(ref.to_json()))
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
-        ref = await self.inner.send_private(self._person(chat.id), msg)
+    @staticmethod
+    def _inner(ref: MessageRef) -> MessageRef | None:
+        try:
+            return MessageRef.from_json(json.loads(ref.extra))
+        except ValueError:
+            return None
+
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
+        old = None if replaces is None else self._inner(replaces)
+        ref = await self.inner.send_private(self._person(chat.id), msg, version=version, replaces=old, retired=retired)
         return self._wrap(chat.id, ref)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         person = self._person(ref.chat_id)
-        try:
-            inner = MessageRef.from_json(json.loads(ref.extra))
-        except ValueError:
-            inner = None
+        inner = self._inner(ref)
         if inner is not None:
             try:
-                return self._wrap(ref.chat_id, await self.inner.edit_private(person, inner, msg))
+                return self._wrap(ref.chat_id, await self.inner.edit_private(person, inner, msg, version=version))
+            except Stale:
+                return ref  # it shows a newer table already
             except MessageGone:
                 pass  # deleted, or too old to edit: shown anew
-        return self._wrap(ref.chat_id, await self.inner.send_private(person, msg))
+        return self._wrap(ref.chat_id, await self.inner.send_private(person, msg, version=version))
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
-        return await self.inner.send_private(user, msg, via=via)
+        return await self.inner.send_private(user, msg, via=via, version=version, replaces=replaces, retired=retired)
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
-        return await self.inner.edit_private(user, ref, msg)
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
+        return await self.inner.edit_private(user, ref, msg, version=version)
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
         await self.inner.answer(press, text, alert=alert)

@@ -201,7 +201,9 @@ class StandIn:
         await self._show(start.user, start)
 
     async def refresh_hands(self) -> None:
-        """What the app does after a move by somebody else: edit each player's private view."""
+        """What the app does after a move by somebody else: edit each player's private view (its buttons are of
+        the new version: an edit that changed nothing would not be made)."""
+        self.version += 1
         for user in self.players:
             ref = self.private.get(user.id)
             if ref is None:

@@ -26,17 +26,17 @@ class GatedPort(FakePort):
         self.gate = asyncio.Event()
         self.held = asyncio.Event()  # a sheet is waiting at the gate
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None, **kw) -> MessageRef:
         if msg.image_name == "sheet.jpg":
             self.held.set()
             await self.gate.wait()
-        return await super().send_public(chat, msg, reply_to=reply_to)
+        return await super().send_public(chat, msg, reply_to=reply_to, **kw)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         if msg.image_name == "sheet.jpg":  # a finished round's table message becomes its sheet (issue 27)
             self.held.set()
             await self.gate.wait()
-        return await super().edit_public(ref, msg)
+        return await super().edit_public(ref, msg, version=version)
 
 
 async def answered(port: FakePort, press: Press) -> tuple[str | None, bool] | None:
@@ -273,6 +273,75 @@ async def test_a_reminder_has_a_button_that_shows_the_hand_again(tmp_path):
         assert len(world.port.private(user.user.id)) == before + 1
         assert user.hands()[0].id == world.port.private(user.user.id)[-1].id
     finally:
+        await world.app.close()
+
+
+async def test_a_worker_that_died_before_showing_its_move_is_covered_by_the_redelivery(tmp_path):
+    """Issue 36, seen in the chaos run: a worker stored a press's move and was killed before it showed it (the
+    hands, the table); Telegram delivered the press again to the other worker, which found the move stored by this
+    very press. It answers as done and shows the table's current state: the player to act holds the new
+    version's buttons (he was left with the old, out-of-date ones), the group the current table."""
+    world = await make_world(db_path(tmp_path))
+    dying = await worker(world.url, world.port, world.clock)  # shares the platform: a second worker
+    try:
+        await open_table(world, "deberts", ["Ann", "Bob"], [], 2)
+        await world.app.idle()
+        rec = await world.app.storage.table(1)
+        seat = (await world.app.live(rec)).state.to_act
+        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        hand = user.hands()[0]
+        payload = next(b.payload for b in hand.buttons() if b.payload.startswith(f"a.1.{rec.version}."))
+        ref = MessageRef(world.port.platform, hand.chat_id, hand.id)
+        table_before = world.table_message().message
+        dying.publishing.publish = lambda *args, **kwargs: asyncio.Event()  # killed before it showed anything
+        await dying.press(Press(user.user, None, payload, ref, key="cb-1"))
+        assert (await world.app.storage.table(1)).version == rec.version + 1
+        again = Press(user.user, None, payload, ref, key="cb-1")  # the same callback query, delivered again
+        await world.app.press(again)
+        await world.app.idle()
+        assert [a for p, a, _ in world.port.answers if p is again] == [None]
+        rec = await world.app.storage.table(1)
+        to_act = (await world.app.live(rec)).state.to_act
+        mover = next(u for u in world.users.values() if rec.seats[to_act].user.platform_id == u.user.id)
+        versions = {b.payload.split(".")[2] for b in mover.hands()[0].buttons() if b.payload.startswith("a.")}
+        assert versions == {str(rec.version)}
+        assert world.table_message().message != table_before
+    finally:
+        await dying.close()
+        await world.app.close()
+
+
+async def test_a_press_of_an_out_of_date_button_catches_the_screens_up(tmp_path):
+    """Issue 36, seen in the chaos run: a worker stored a move and was killed before it showed it, having already
+    accepted the update (Telegram does not deliver it again). The players' screens stayed a move behind: every
+    press was "out of date" until the turn timer moved. The first out-of-date press shows the current state: the
+    player to act gets the new version's buttons, the group the current table."""
+    world = await make_world(db_path(tmp_path))
+    dying = await worker(world.url, world.port, world.clock)
+    try:
+        await open_table(world, "deberts", ["Ann", "Bob"], [], 2)
+        await world.app.idle()
+        rec = await world.app.storage.table(1)
+        seat = (await world.app.live(rec)).state.to_act
+        user = next(u for u in world.users.values() if rec.seats[seat].user.platform_id == u.user.id)
+        hand = user.hands()[0]
+        payload = next(b.payload for b in hand.buttons() if b.payload.startswith(f"a.1.{rec.version}."))
+        ref = MessageRef(world.port.platform, hand.chat_id, hand.id)
+        table_before = world.table_message().message
+        dying.publishing.publish = lambda *args, **kwargs: asyncio.Event()  # killed before it showed anything
+        await dying.press(Press(user.user, None, payload, ref, key="cb-1"))
+        tap = Press(user.user, None, payload, ref, key="cb-2")  # his screen is behind: he presses again
+        await world.app.press(tap)
+        await world.app.idle()
+        assert "out of date" in [a for p, a, _ in world.port.answers if p is tap][0]
+        rec = await world.app.storage.table(1)
+        to_act = (await world.app.live(rec)).state.to_act
+        mover = next(u for u in world.users.values() if rec.seats[to_act].user.platform_id == u.user.id)
+        versions = {b.payload.split(".")[2] for b in mover.hands()[0].buttons() if b.payload.startswith("a.")}
+        assert versions == {str(rec.version)}
+        assert world.table_message().message != table_before
+    finally:
+        await dying.close()
         await world.app.close()
 
 

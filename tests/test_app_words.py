@@ -182,3 +182,17 @@ def test_legend_marks_carry_a_letter_not_a_number_that_reads_like_a_score(monkey
             sheet_image(state.view(None), NAMES[:players], "classic", "en")
     assert samples and {"+N", "N"} <= set(samples)
     assert [s for s in samples if re.search(r"\d", s)] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "later"),
+    [
+        ("en", "Ann plays 1-1 (ends 1|1).", "Ann plays 4-6 on the right end (ends 1|6)."),
+        ("ru", "Ann кладёт 1-1 (концы 1|1).", "Ann кладёт 4-6 к правому концу (концы 1|6)."),
+    ],
+)
+def test_the_first_tile_is_told_without_an_end_that_means_nothing(lang, first, later):
+    opening = Event("tile_played", 0, {"tile": "1-1", "end": "right", "left": 1, "right": 1})
+    assert describe("kozel", opening, lang, NAMES) == first
+    on_right = Event("tile_played", 0, {"tile": "4-6", "end": "right", "left": 1, "right": 6})
+    assert describe("kozel", on_right, lang, NAMES) == later

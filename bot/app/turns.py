@@ -19,17 +19,17 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import daily, messages, payloads, texts
+from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import ANEW_ATTEMPTS, Publishing
 from bot.app.rounds import Rounds
 from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Chat, Message, MessageGone, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageRef, Press, Stale, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -82,6 +82,7 @@ class Turns:
                 rec, seat = await self.my_seat(p, user, lang, current=True)
             except Notice:
                 if await self.stored_by(key, table_id):  # delivered twice: the other delivery stored it
+                    await self.publishing.show_current(table_id)  # its worker may have died before showing it
                     return None
                 raise
             try:
@@ -108,6 +109,7 @@ class Turns:
                 )
             except Conflict:
                 if await self.stored_by(key, table_id):  # another worker stored this very press first
+                    await self.publishing.show_current(table_id)
                     return None
                 raise
         await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
@@ -188,6 +190,10 @@ class Turns:
         if seat is None:
             raise Notice(t(lang, "You are not playing at this table."), True)
         if current and p.version != rec.version:
+            if p.version is not None and p.version < rec.version:
+                # the presser's screen is behind the table (the worker that stored the newer move may have died
+                # before it showed it): the current state goes out; what is shown already costs no write
+                await self.publishing.show_current(rec.id)
             raise Notice(t(lang, "This button is out of date: the game has moved on."), True)
         return rec, seat
 
@@ -403,6 +409,8 @@ class Turns:
         """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
         now = self.ctx.clock()
         due = await self.ctx.storage.claim_due(now)
+        metrics.TIMERS_DUE.set(len(due))
+        metrics.TIMERS_FIRED.inc(len(due))
         for rec in due:
             try:
                 await self.fire(rec, now)
@@ -484,17 +492,23 @@ class Turns:
         """The ``table`` command: post the table message anew (later moves edit the new one) and send the hand
         again, as a new message, to the asker and to every player the game is asking for a choice."""
         chat = await self.people.chat_by_id(rec.chat_id)
-        live = await self.ctx.live(rec)
-        msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
         port = self.ctx.port_for(chat.platform)
-        old = MessageRef.from_json(rec.message_ref)
-        ref = await port.send_public(self.ctx.chat_value(chat), msg)
-        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
-        if old is not None and old != ref:  # the old table message is retired: its picture stays, its buttons go
+        for _ in range(ANEW_ATTEMPTS):  # the old message shows a newer move: the table is read again
+            live = await self.ctx.live(rec)
+            msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
+            old = MessageRef.from_json(rec.message_ref)
+            # in one step: the new message, later edits of the old one made to it, the old one retired (its
+            # picture stays, its buttons go)
+            retired = Message(msg.text, image=msg.image, image_name=msg.image_name)
             try:
-                await port.edit_public(old, Message(msg.text, image=msg.image, image_name=msg.image_name))
-            except (MessageGone, Unreachable):
-                log.info("the old table message of table %s could not be retired", rec.id)
+                ref = await port.send_public(
+                    self.ctx.chat_value(chat), msg, version=live.version, replaces=old, retired=retired
+                )
+            except Stale:
+                rec = await self.ctx.storage.table(rec.id)
+                continue
+            await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+            break
         rec = await self.ctx.storage.table(rec.id)
         for s in rec.seats:
             if s.user is None:
