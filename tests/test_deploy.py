@@ -149,6 +149,7 @@ def test_redis_asks_for_a_password_and_every_worker_gives_it():
     redis = services["redis"]
     command = " ".join(redis["command"])
     assert "--requirepass" in command and "REDIS_PASSWORD" in command
+    assert "docker-entrypoint.sh redis-server" in command  # the image's entry point: Redis runs as its own user
     assert redis["environment"]["REDISCLI_AUTH"] == redis["environment"]["REDIS_PASSWORD"]  # the health check's
     for name in ("bot", "discord"):
         url = env_of(services[name], REDIS_PASSWORD="r3d")["REDIS_URL"]
