@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot import metrics
 from bot.port import COMMANDS, Chat, Message, MessageRef, Unreachable, User
 from testkit.fake_bot_api import FakeBotAPI
 from tests.telegram_support import Worker, picture
@@ -170,9 +171,12 @@ async def test_429_in_the_middle_is_waited_out(api):
         await until(lambda: api.visible(GROUP))
         table = api.last(GROUP).message_id
         api.fail_next("editMessageMedia", chat_id=GROUP, retry_after=1)
+        limited = metrics.RATE_LIMITED.labels("telegram", "editMessageMedia")
+        before = limited._value.get()
         await press(api, w, ann, GROUP, table, "move")
     edits = api.calls_to(GROUP, "editMessageMedia")
     assert [c.status for c in edits] == [429, 200]
+    assert limited._value.get() == before + 1  # the operator sees it (docs/operations.md)
     assert edits[1].at - edits[0].at >= 0.9  # retry_after honoured
     assert api.last(GROUP).photo == picture(1)
 

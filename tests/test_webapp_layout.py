@@ -11,9 +11,6 @@ import pytest_asyncio
 from playwright.async_api import Page, expect
 
 from bot import messages
-from bot.__main__ import webtable_installer
-from bot.app import create_application
-from bot.playground import PlaygroundPort, start_site
 from tests.browser_support import chromium
 from tests.test_webapp_browser import (
     DESKTOP,
@@ -25,7 +22,7 @@ from tests.test_webapp_browser import (
     tap,
     wait_ready,
 )
-from tests.webapp_support import settings_for
+from tests.webapp_support import serve_playground
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -57,16 +54,10 @@ async def browser():
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def site(tmp_path: Path):
-    settings = settings_for(tmp_path, round_pause=0)
-    app = await create_application(settings)
-    port = PlaygroundPort(edit_interval=0.02)
-    app.attach(port)
-    await app.start()
-    runner, url = await start_site(app, port, "127.0.0.1", 0, extend=webtable_installer(app, settings))
-    yield app, url.rstrip("/")
-    await port.close()
-    await runner.cleanup()
-    await app.close()
+    served = await serve_playground(tmp_path)
+    yield served.app, served.url
+    await served.close()
+    await served.app.close()
 
 
 async def newest_line(app, page: Page) -> str:

@@ -47,7 +47,7 @@ class Lobby:
             await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
             return
         players = None
-        if len(words) > 1 and words[1].isdigit():
+        if len(words) > 1 and words[1].isascii() and words[1].isdigit():  # not int('²')
             players = int(words[1])
         rec = await self.open_new_table(chat, user, game, players, lang)
         await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import messages, payloads, tablepass, texts
+from bot import messages, metrics, payloads, tablepass, texts
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
@@ -120,6 +120,7 @@ class Publishing:
                 await port.answer(press, None, alert=False)
             except Exception:
                 log.exception("answering a press failed")
+            metrics.answered(press, press.user.platform)
 
     async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message, version: int | None = None) -> None:
         """Edit the table's public message, or post it when there is none; remember where it now is. ``version``:

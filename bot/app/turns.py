@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import daily, messages, payloads, texts
+from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -409,6 +409,8 @@ class Turns:
         """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
         now = self.ctx.clock()
         due = await self.ctx.storage.claim_due(now)
+        metrics.TIMERS_DUE.set(len(due))
+        metrics.TIMERS_FIRED.inc(len(due))
         for rec in due:
             try:
                 await self.fire(rec, now)

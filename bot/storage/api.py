@@ -109,6 +109,12 @@ class Storage:
     async def playing_tables(self) -> list[TableRec]:
         return await tables.playing_tables(self.db)
 
+    async def open_counts(self) -> dict[str, int]:
+        return await tables.open_counts(self.db)
+
+    async def ping(self) -> None:
+        await tables.ping(self.db)
+
     async def create_table(
         self,
         chat_id: int,
