@@ -37,6 +37,7 @@ async def test_daily_deal_is_played_in_ephemeral_messages(fake: FakeDiscord, tmp
         choose, presses = random_policy(random.Random(7)), 0
         while (await app.storage.table(table_id)).status != FINISHED and presses < 300:
             await app.idle()
+            await run.settle()  # what the adapter still sends to Discord (the hand after the computers' moves)
             moves = alice.moves()
             assert moves, "my ephemeral hand has my moves"
             await alice.press(choose(alice, moves, [], 0, None))
