@@ -1,11 +1,16 @@
 # Two entry points: `make run` starts the bot, `make test` runs the whole test suite.
-# Both create or update the virtual environment in .venv from pyproject.toml: `make run` installs the runtime
-# dependencies only (stamp .installed, the name tools/merge_catalogs relies on); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
+# Both create or update the virtual environment in .venv: `make run` installs the runtime dependencies from
+# pyproject.toml's ranges (stamp .installed, the name tools/merge_catalogs relies on); `make test` (and CI, .ci/run)
+# installs the exact, hash-checked versions of requirements-dev.lock, test tools included (.installed-dev). The
+# image installs requirements.lock. After changing a dependency: `make lock` (pip-tools), commit both lock files.
+# `make run` installs the project as a plain wheel (it runs `python -m bot` from the checkout, which comes first on
+# sys.path): an editable install would print setuptools' "editable installation" warning box to a newcomer.
+# `make test` installs it editable, so every test process (xdist workers included) imports the checkout.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint demo messages language merge-messages
+.PHONY: run test lint demo messages language merge-messages discord-sdk lock
 
 # Message catalogs (docs/i18n.md): one domain, `tablebot`, sources in core/i18n/locale/<lang>/LC_MESSAGES/.
 LOCALES := core/i18n/locale
@@ -18,12 +23,19 @@ DEV := $(VENV)/.installed-dev
 $(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet .
 	touch $@
 
-$(DEV): $(RUNTIME)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(DEV): $(RUNTIME) requirements-dev.lock
+	$(PY) -m pip install --quiet -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
+
+LOCK := --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+lock: $(RUNTIME)
+	$(PY) -m pip install --quiet pip-tools
+	$(VENV)/bin/pip-compile $(LOCK) -o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile $(LOCK) --extra dev -o requirements-dev.lock pyproject.toml
 
 run: $(RUNTIME)
 	$(PY) -m bot
@@ -56,3 +68,7 @@ language: $(RUNTIME)
 # In the middle of a git merge whose only conflicts left are the catalogs: keep both sides' translations.
 merge-messages: $(RUNTIME)
 	$(PY) -m tools.merge_catalogs
+
+# Rebuild the vendored Discord Embedded App SDK (bot/webapp/static/discord-sdk.js and its licences) from npm, pinned.
+discord-sdk:
+	bash tools/build_discord_sdk.sh

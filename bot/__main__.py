@@ -4,6 +4,8 @@
   playground beside them.
 * With no token, the playground runs on ``http://127.0.0.1:8080`` (``--port`` or ``PLAYGROUND_PORT``).
 * ``python -m bot migrate`` brings the database to the newest schema and exits.
+* ``python -m bot achievements --backfill`` computes the achievements of every finished game again (the same set
+  live play gives; those already stored stay).
 * ``python -m bot repair TABLE`` re-checks a table's move log and clears a broken mark the log disproves
   (exit 0 repaired or healthy, 1 still broken, 2 no such table).
 
@@ -19,15 +21,19 @@ import asyncio
 import contextlib
 import functools
 import importlib
+import logging
 import signal
 import sys
 from collections.abc import Callable
 from errno import EADDRINUSE
 from typing import Any
 
+from bot import ops
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
 from core import games
+
+log = logging.getLogger("bot.main")  # not __name__: run as python -m bot, that is "__main__"
 
 # platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
 ADAPTERS: dict[str, str] = {
@@ -77,14 +83,28 @@ async def repair(settings: Settings, table_id: int) -> int:
     return 0
 
 
+async def backfill(settings: Settings) -> int:
+    """Compute every finished game's achievements again; returns how many games were read."""
+    from bot.app.achievements import backfill as run
+    from bot.storage import Storage
+
+    storage = await Storage.open(settings.effective_database_url(), data_dir=settings.data_dir)
+    try:
+        return await run(storage)
+    finally:
+        await storage.close()
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Thousand, Deberts and Kozel for chats.")
     parser.add_argument(
         "command",
         nargs="?",
-        choices=["migrate", "repair"],
-        help="migrate: update the database and exit; repair TABLE: re-check a table marked broken",
+        choices=["migrate", "repair", "achievements"],
+        help="migrate: update the database and exit; repair TABLE: re-check a table marked broken; "
+        "achievements --backfill: compute the achievements of every finished game again",
     )
+    parser.add_argument("--backfill", action="store_true", help="achievements: compute them for old games")
     parser.add_argument("table", nargs="?", type=int, help="repair: the table's id")
     parser.add_argument("--port", type=int, help="the playground's port (default PLAYGROUND_PORT or 8080)")
     parser.add_argument("--playground", action="store_true", help="serve the playground beside the chat adapters")
@@ -96,7 +116,7 @@ def chosen_adapters(settings: Settings, playground: bool) -> list[str]:
     names = settings.adapters()
     if playground or not names:
         names.append("playground")
-    if settings.webapp_url:
+    if settings.public_webapp_url():  # a Mini App (WEBAPP_URL) or a Discord Activity
         names.append("webapp")
     return names
 
@@ -110,6 +130,11 @@ async def run(settings: Settings, names: list[str]) -> None:
     if "playground" in serves:  # the playground's page shows the web table of its room's game too
         serves["playground"] = functools.partial(serves["playground"], extend=webtable_installer(app, settings))
     tasks = [asyncio.create_task(serve(app, settings), name=name) for name, serve in serves.items()]
+    operator = ops.Operator(app, lambda: tasks)
+    ops_runner = None
+    if settings.metrics_port is not None:
+        ops_runner, address = await ops.start(operator, settings.metrics_host, settings.metrics_port)
+        print(f"metrics: {address}/metrics (and /healthz, /readyz)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -118,16 +143,23 @@ async def run(settings: Settings, names: list[str]) -> None:
     try:
         await asyncio.sleep(0)  # every serve() has attached its port
         await app.start()
+        operator.started = True
+        log.info("worker ready: %s", ", ".join(names))
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
+        if stop.is_set():  # every open page's socket is closed first, then timers and computer players stop
+            print("stopping…", flush=True)
         for task in done:
             if task is not stopping:
                 task.result()  # an adapter that ended on its own: show why
     finally:
+        operator.started = False
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if ops_runner is not None:
+            await ops_runner.cleanup()
         await app.close()
 
 
@@ -142,8 +174,15 @@ def webtable_installer(app: Any, settings: Settings) -> Callable[[Any], Any]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     settings = Settings()
+    ops.setup_logging(settings.log_format, settings.log_level)
     if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
+        return 0
+    if args.command == "achievements":
+        if not args.backfill:
+            print("usage: python -m bot achievements --backfill", file=sys.stderr)
+            return 2
+        print(f"achievements computed for {asyncio.run(backfill(settings))} finished games")
         return 0
     if args.command == "repair":
         if args.table is None:
@@ -164,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the {', '.join(missing)} adapter is not part of this version; unset its token", file=sys.stderr)
         return 2
     print(f"games: {', '.join(games.available())}")
-    print(f"database: {settings.effective_database_url()}")
+    print(f"database: {ops.shown_url(settings.effective_database_url())}")  # never its password
     print(f"adapters: {', '.join(names)}")
     if names == ["playground"]:
         print("no chat token set: starting the local playground (games against computer players in your browser)")

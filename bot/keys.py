@@ -15,6 +15,7 @@ WEBHOOK_SECRET = "telegram webhook secret"
 WEBAPP_SESSION = "webapp session"
 TABLE_PASS = "table pass"
 WEBAPP_PICTURE = "webapp picture url"
+DAILY_SEED = "daily deal seed"
 
 
 def hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:

@@ -207,12 +207,17 @@ def stop_vote_message(table_id: int, stamp: int, name: str, votes: int, players:
             t(lang, "The vote lasts {n} min.", n=max(1, ttl // 60)),
         ]
     )
+    return Message(text, buttons=(stop_vote_buttons(table_id, stamp, votes, players, lang),))
+
+
+def stop_vote_buttons(table_id: int, stamp: int, votes: int, players: int, lang: str) -> tuple[Button, Button]:
+    """A vote's "Agree" with its count and "Keep playing" (the chat's vote message and the web table)."""
     agree = Button(
         t(lang, "Agree ({votes} of {players})", votes=votes, players=players),
         payloads.make("stop_agree", table=table_id, number=stamp),
     )
     keep = Button(t(lang, "Keep playing"), payloads.make("stop_keep", table=table_id, number=stamp), style="primary")
-    return Message(text, buttons=((agree, keep),))
+    return agree, keep
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -304,6 +309,8 @@ def hand_message(
     lines = [where]
     if view.get("finished"):
         lines.append(t(lang, "The game is over."))
+    elif note:  # the computer plays this seat: its turn is not his
+        lines.append(note)
     elif view.get("to_act") == seat and view.get("legal"):
         lines.append(t(lang, "Your turn: {what}", what=prompts.what(game, view, lang, names, step)))
         reason = prompts.why(game, view, lang)
@@ -314,8 +321,6 @@ def hand_message(
     elif view.get("to_act") is not None:
         # not whom we wait for: this message is edited only when the hand or the choices change
         lines.append(t(lang, "Not your turn yet: the table in the group shows whose turn it is."))
-    if note:
-        lines.append(note)
     rows = keyboards.action_rows(view, table_id, version, lang, names, step)
     return Message(
         fit("\n".join(lines)),

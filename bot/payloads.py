@@ -19,6 +19,8 @@ A payload is short ASCII made of ``bot.port.PAYLOAD_CHARS``: a kind's code, then
     y.17.1795000000         agree to the vote to stop table 17 (the vote's time, epoch seconds: it expires)
     g.17.1795000000         keep playing: the vote to stop table 17 ends
     p.17                    play again: a lobby with finished table 17's seats, computers and options
+    D.5.kozel               play today's Kozel deal of chat 5 (the group's daily message)
+    Q.17                    give up my daily attempt at table 17 (it counts as played)
 
 Anything that does not parse is ``None``: the press gets a notice and nothing changes. Numbers (table, version,
 revision, seat) are read with ``number``: ASCII digits up to ``MAX_ID``, the database's signed 32-bit integer, so a
@@ -65,6 +67,8 @@ KINDS: dict[str, Kind] = {
         Kind("y", "stop_agree", ("table", "number")),
         Kind("g", "stop_keep", ("table", "number")),
         Kind("p", "play_again", ("table",)),
+        Kind("D", "daily", ("number", "code")),
+        Kind("Q", "daily_stop", ("table",)),
     )
 }
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS.values()}

@@ -21,6 +21,12 @@ Rules every adapter keeps:
   ephemeral message, the playground's private pane). When the platform cannot reach the user now, they
   raise ``Unreachable``; the application then calls ``invite_private`` in the group.
 * ``answer`` is called exactly once for every ``Press`` the application receives.
+* Every write of a table's message or of a player's hand carries ``version``, the table version it shows
+  (None: a message of no table version, the lobby, a notice). A port never sends a write older than what the
+  message already shows (``edit_private`` / a re-send raise ``Stale``; a queued public edit is dropped), nor
+  one that changes nothing, whichever worker wrote the message before (``bot.written``). ``send_private`` /
+  ``send_public`` with ``replaces`` show the content anew as a new message and retire the old one into
+  ``retired`` as one step: a later edit of the old message is made to the new one.
 """
 
 from __future__ import annotations
@@ -47,6 +53,9 @@ COMMANDS = (
     "me",
     "history",
     "export",
+    "daily",
+    "notify",
+    "season",
     "help",
 )
 
@@ -211,8 +220,23 @@ class Unreachable(Exception):
     or no live interaction to answer through)."""
 
 
+class Stale(Exception):
+    """The message already shows a newer version of the table than this write: nothing was sent."""
+
+
 class MessageGone(Exception):
     """The message to edit no longer exists and the adapter could not show the content again."""
+
+
+@runtime_checkable
+class Sharing(Protocol):
+    """A port whose web app can share a message the bot prepared (Telegram: ``savePreparedInlineMessage``, then the
+    Mini App's ``shareMessage`` lets the user pick the chats)."""
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """Prepare ``msg`` (its text and link buttons) for ``user`` to share; returns the prepared message's id.
+        Raises ``Unreachable`` when the platform refuses."""
+        ...
 
 
 @runtime_checkable
@@ -221,23 +245,45 @@ class Port(Protocol):
 
     platform: str
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
-        """Post a message in the group (as the answer to ``reply_to`` where the platform needs one)."""
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
+        """Post a message in the group (as the answer to ``reply_to`` where the platform needs one); with
+        ``replaces``, in place of that message, which becomes ``retired`` (raises ``Stale``)."""
         ...
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
-        """Replace a public message's text, picture and buttons; may coalesce and may re-send."""
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
+        """Replace a public message's text, picture and buttons; may coalesce and may re-send; a write older than
+        the message's ``version`` or equal to what it shows is dropped."""
         ...
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
         """Send a message only this user sees; ``via`` is the user's own press or command being handled,
-        when there is one. Raises ``Unreachable``."""
+        when there is one; ``replaces``: the message this one shows anew, which becomes ``retired``. Raises
+        ``Unreachable``, and ``Stale`` when ``replaces`` already shows a newer ``version``."""
         ...
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
-        """Replace a private message in place (or show it again); raises ``Unreachable`` / ``MessageGone``."""
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
+        """Replace a private message in place (or show it again); raises ``Unreachable`` / ``MessageGone``, and
+        ``Stale`` when it already shows a newer ``version``; content it already shows is not sent again."""
         ...
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:

@@ -2,9 +2,10 @@
 
 ``what(game, view, lang, names, step)`` is the "Your turn: …" question: it names what the keyboard offers now,
 including the choice made so far in a picker step (the card being given, the tile being laid). ``why(game,
-view, lang)`` is one line saying why only some cards or tiles may be played, or why there is no Pass — only
-where the view itself shows the reason (the led suit and trump of the trick, the open ends of the line, the
-first hand's opening call); otherwise None. Both only read the view: the rules stay in ``core``.
+view, lang)`` is one line saying why only some cards or tiles may be played, why there is no Pass, or why Pass
+is all there is — only where the view itself shows the reason (the led suit and trump of the trick, the open
+ends of the line, the first hand's opening call, a hand whose marriages allow no higher bid); otherwise None.
+Both only read the view: the rules stay in ``core``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 from bot.keyboards import card_label, pretty_suit, tile_label, tile_steps
 from core.i18n import t
+from core.thousand.bidding import bid_values
+from core.thousand.cards import bid_cap, marriage_value
 
 
 def _types(view: dict[str, Any]) -> set[str]:
@@ -31,6 +34,23 @@ def opening_call(view: dict[str, Any]) -> bool:
     )
 
 
+def capped_pass(view: dict[str, Any]) -> tuple[int, int, bool] | None:
+    """Thousand: (cap, bid, any marriage) when Pass is the seat's only choice because its hand allows no higher bid
+    (120 + its marriages: ``core.thousand.cards.bid_cap``, ``bidding.bid_values``); None otherwise."""
+    bid, seat = view.get("bid"), view.get("seat")
+    if view.get("game") != "thousand" or _types(view) != {"pass"} or view.get("phase") != "bidding":
+        return None
+    if not isinstance(bid, int) or not isinstance(seat, int):
+        return None
+    hand = list(view.get("hand") or [])
+    barrel = view.get("barrel") or []
+    on_barrel = bool(barrel[seat]) if seat < len(barrel) else False
+    ace = bool((view.get("options") or {}).get("ace_marriage"))
+    if bid_values(hand, bid, on_barrel, ace):
+        return None
+    return bid_cap(hand, ace, on_barrel), bid, marriage_value(hand, ace) > 0
+
+
 def what(game: str, view: dict[str, Any], lang: str, names: list[str], step: str | None = None) -> str:
     """The question of the keyboard shown now (``step``: the picker step, None for the first page)."""
     types = _types(view)
@@ -44,6 +64,8 @@ def what(game: str, view: dict[str, Any], lang: str, names: list[str], step: str
         return t(lang, "open the bidding (100 or more)")
     if "bid" in types:
         return t(lang, "bid or pass")
+    if capped_pass(view):
+        return t(lang, "pass")
     if "contract" in types:
         return t(lang, "name your contract")
     if "give" in types:
@@ -53,8 +75,10 @@ def what(game: str, view: dict[str, Any], lang: str, names: list[str], step: str
         return t(lang, "give a card to each opponent")
     if "take_talon" in types:
         return t(lang, "choose a talon")
-    if types & {"name_suit", "play_trump"}:
+    if "play_trump" in types:
         return t(lang, "take the trump or pass")
+    if "name_suit" in types:  # Deberts' second round: the buttons are suits
+        return t(lang, "name a trump suit or pass") if "pass" in types else t(lang, "name a trump suit")
     if "swap_seven" in types:
         return t(lang, "swap the seven or not")
     if "play" in types:
@@ -66,6 +90,14 @@ def why(game: str, view: dict[str, Any], lang: str) -> str | None:
     """Why the choice is narrower than it looks, when the view says so; None when nothing is constrained."""
     if opening_call(view):
         return t(lang, "The first hand must open the bidding at 100 or more: no Pass on the opening call.")
+    capped = capped_pass(view)
+    if capped is not None:
+        cap, bid, married = capped
+        if not married:
+            return t(
+                lang, "No marriage in your hand: you may bid up to {cap} only, and the bid is {bid}.", cap=cap, bid=bid
+            )
+        return t(lang, "Your marriages allow bids up to {cap} only, and the bid is {bid}.", cap=cap, bid=bid)
     if "play" not in _types(view):
         return None
     hand = list(view.get("hand") or [])

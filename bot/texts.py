@@ -135,11 +135,15 @@ def help_text(lang: str) -> str:
         t(lang, "/new thousand|deberts|kozel: open a table in this chat"),
         t(lang, "/join, /leave: take or leave a seat"),
         t(lang, "/stop: stop the game (the host, or most of the players)"),
+        t(lang, "/table: show the table again, and your hand to you"),
         t(lang, "/settings: the table's conventions"),
         t(lang, "/rules: how this game is played here"),
         t(lang, "/score: the score sheet"),
         t(lang, "/top, /me, /history: the chat's players, your results, recent games"),
-        t(lang, "/export: the game's record as a file"),
+        t(lang, "/export, /export N: the game's record as a file (N: game #N of this chat)"),
+        t(lang, "/daily [game]: today's deal, the same for everyone here, played alone against the computer"),
+        t(lang, "/notify on|off: a private message when a table opens here"),
+        t(lang, "/season month|quarter|none: how long a season of /top lasts (the table's host chooses)"),
         t(lang, "/lang: language"),
         "",
         t(lang, "Your cards and your choices come to you privately; the chat sees the table."),
@@ -147,15 +151,58 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
+def time_up_line(timer: int, timeout_moves: bool, lang: str) -> str | None:
+    """What happens when the turn timer runs out; None with no timer."""
+    if not timer:
+        return None
+    if timer >= LONG_TIMER:
+        return timeout_moves_line(timeout_moves, lang)
+    return t(lang, "When the time is up: the computer moves for you; after three times in a row it takes your seat")
+
+
 def rules_text(
-    game: str, players: int, options: dict[str, Any], timer: int, lang: str, pause: int = DEFAULT_PAUSE
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    timer: int,
+    lang: str,
+    pause: int = DEFAULT_PAUSE,
+    *,
+    hints: bool = False,
+    timeout_moves: bool = False,
 ) -> str:
+    """The game, its summary and every convention of the table (a star on those that differ from the usual rule,
+    and the footnote only then), the turn timer and what happens when the time is up, the pause, the hints."""
     lines = [f"{game_name(game, lang)}", t(lang, GAME_SUMMARIES[game]), "", t(lang, "Conventions at this table:")]
+    starred = False
     for row in option_rows(game, players):
         value = options.get(row["name"], row["default"])
         mark = "" if value == row["default"] else " *"
+        starred = starred or bool(mark)
         lines.append(f"• {option_line(row['name'], value, lang)}{mark}")
     lines.append("• " + t(lang, "Turn timer") + ": " + timer_text(timer, lang))
+    time_up = time_up_line(timer, timeout_moves, lang)
+    if time_up:
+        lines.append("• " + time_up)
     lines.append("• " + pause_line(pause, lang))
-    lines.append(t(lang, "* differs from the usual rule"))
+    lines.append("• " + hints_line(hints, lang))
+    if starred:
+        lines.append(t(lang, "* differs from the usual rule"))
     return "\n".join(lines)
+
+
+def rating_line(game: str, name: str, rating: float, delta: float, points: int | None, lang: str) -> str:
+    """A player's line under a rated game's end: his skill rating (openskill, the one /top shows) and its change;
+    in Kozel also the game's own rating points, named apart so the two numbers are not taken for one."""
+    if game == "kozel" and points is not None:
+        return t(
+            lang,
+            "{name}: +{points} Kozel rating points; skill rating {rating} ({delta} this game)",
+            name=name,
+            points=points,
+            rating=f"{rating:.1f}",
+            delta=f"{delta:+.1f}",
+        )
+    return t(
+        lang, "{name}: rating {rating} ({delta} this game)", name=name, rating=f"{rating:.1f}", delta=f"{delta:+.1f}"
+    )

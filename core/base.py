@@ -100,7 +100,7 @@ _SHORT_TO_FIELD = {short: name for name, (short, _t) in _ACTION_FIELDS.items()}
 class Action(NamedTuple):
     """One decision of one seat, e.g. ``Action(1, "bid", value=100)`` or ``Action(0, "play", card="AS")``.
 
-    Its JSON form is exactly the record's action object (SCENARIOS.md); ``code()`` is a short string for
+    Its JSON form is exactly the record's action object (docs/records.md); ``code()`` is a short string for
     buttons (``bid,v=100``, ``give,c=QS,t=2``) that ``Action.parse(seat, code)`` reads back.
     It is an immutable named tuple: cheap to create, comparable, hashable.
     """
@@ -388,11 +388,11 @@ class GameState(ABC):
 
     @abstractmethod
     def record(self) -> dict[str, Any]:
-        """The game record (SCENARIOS.md) of everything so far: replays to this very state."""
+        """The game record (docs/records.md) of everything so far: replays to this very state."""
 
     @abstractmethod
     def result(self) -> dict[str, Any]:
-        """The replay result object of SCENARIOS.md for this state."""
+        """The replay result object of docs/records.md for this state."""
 
 
 class GameRules(ABC):
@@ -403,7 +403,7 @@ class GameRules(ABC):
     max_players: ClassVar[int]
     options_type: ClassVar[type[Options]]
     state_type: ClassVar[type[GameState]]
-    action_types: ClassVar[frozenset[str]]  # every action type of the game (SCENARIOS.md "actions")
+    action_types: ClassVar[frozenset[str]]  # every action type of the game (docs/records.md)
 
     uses_dealer: ClassVar[bool] = True  # Kozel has no dealer: ``first_dealer`` is ignored
 

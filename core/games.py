@@ -47,7 +47,7 @@ class Game:
 
     @property
     def action_types(self) -> frozenset[str]:
-        """Every action type of the game (SCENARIOS.md "actions")."""
+        """Every action type of the game (docs/records.md)."""
         return self.rules.action_types
 
 

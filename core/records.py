@@ -1,4 +1,4 @@
-"""Game records (SCENARIOS.md): check a record, replay it into a state, and report errors by code.
+"""Game records (docs/records.md): check a record, replay it into a state, and report errors by code.
 
 A record fixes every deal and every decision, so replaying it always yields the same state. Every game
 state can write its own record (``state.record()``); ``replay`` reads one back.
@@ -131,7 +131,7 @@ def replay(record: Any) -> GameState:
 
 
 def result_of(record: Any) -> dict[str, Any]:
-    """The result JSON of a record (SCENARIOS.md), or raises ``RecordError``."""
+    """The result JSON of a record (docs/records.md), or raises ``RecordError``."""
     try:
         return replay(record).result()
     except RecursionError:

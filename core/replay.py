@@ -1,7 +1,7 @@
 """``python -m core.replay RECORD.json`` (or ``-`` for stdin): print a record's result JSON.
 
 Exit 0 with the result object; exit 2 with one ``{"error": ..., "message": ...}`` object for a bad record, a
-bad deal or an illegal action (SCENARIOS.md). The reader and the printer are total: any bytes at all (invalid
+bad deal or an illegal action (docs/records.md). The reader and the printer are total: any bytes at all (invalid
 UTF-8, lone surrogates, NaN, numbers of any length, any nesting) give one of those two answers, never a
 traceback. ``read_record`` is the same reader for the bot (stored states, imported records).
 """

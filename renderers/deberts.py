@@ -291,7 +291,9 @@ def _legend(rows: list[dict[str, Any]], lang: str) -> list[Image.Image]:
     out = []
     if played:
         out.append(
-            sheet.legend_item(sheet.ink("+45", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang))
+            sheet.legend_item(
+                sheet.ink(f"+{sheet.SAMPLE}", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang)
+            )
         )
     if "made" in results:
         made = sheet.ink("\u2713", RESULT_INK["made"], True, sheet.SMALL_INK)
@@ -302,16 +304,20 @@ def _legend(rows: list[dict[str, Any]], lang: str) -> list[Image.Image]:
     if "hanging" in results or any(r.get("hanging") for r in played):
         out.append(
             sheet.legend_item(
-                sheet.ink("\u21b760", palette.INK_BLUE, size=sheet.SMALL_INK), word("legend_hanging", lang)
+                sheet.ink(f"\u21b7{sheet.SAMPLE}", palette.INK_BLUE, size=sheet.SMALL_INK), word("legend_hanging", lang)
             )
         )
     if any(r.get("hanging_paid") for r in played):
         out.append(
-            sheet.legend_item(sheet.ink("\u21b330", palette.INK_BLUE, True, sheet.SMALL_INK), word("legend_paid", lang))
+            sheet.legend_item(
+                sheet.ink(f"\u21b3{sheet.SAMPLE}", palette.INK_BLUE, True, sheet.SMALL_INK), word("legend_paid", lang)
+            )
         )
     if any(p is not None and int(p) != int(s) for r in played for p, s in zip(r.get("points") or (), r["scores"])):
         out.append(
-            sheet.legend_item(sheet.ink("(60)", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_own", lang))
+            sheet.legend_item(
+                sheet.ink(f"({sheet.SAMPLE})", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_own", lang)
+            )
         )
     return out
 

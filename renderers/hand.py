@@ -1,9 +1,10 @@
 """The hand picture: one seat's cards (sorted, trump first, unplayable ones dimmed) or domino tiles.
 
 Cards are fanned left to right with their corner indices showing, grouped by suit with a small gap
-between suits. When some of the cards may be played now (the view's ``legal`` actions name cards), those
-are raised and the others dimmed. Tiles stand upright in a row (two rows when a player drew many from the
-bazaar); playable tiles are raised with a glow.
+between suits; under the trump cards (first) the trump suit's symbol and a gold bar as far as they show.
+When some of the cards may be played now (the view's ``legal`` actions name cards), those are raised and
+the others dimmed. Tiles stand upright in a row (two rows when a player drew many from the bazaar);
+playable tiles are raised with a glow.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderers import canvas, palette
+from renderers import canvas, palette, shapes
 from renderers.cards import card_face, card_size
 from renderers.dominoes import parse_tile, tile_face, tile_size
 
@@ -27,6 +28,8 @@ RAISE = 26
 TILE_LENGTH = 168
 TILE_GAP = 14
 TILES_PER_ROW = 10
+TRUMP_ICON = 14  # the trump suit's symbol under the hand, before the gold bar under the trump cards
+TRUMP_MARK_GAP = 6
 
 # Rank order high to low, per game (Deberts' trump suit has its own).
 RANK_ORDER = {"thousand": "ATKQJ9", "deberts": "ATKQJ987"}
@@ -83,10 +86,16 @@ def draw_cards(
     if not cards:
         canvas.paste(im, canvas.plate(w, h, (0, 0, 0, 60), (255, 255, 255, 90), radius=width // 12), PAD, top)
         return im
-    trump_xs = [x for card, x in zip(cards, xs) if card[1] == trump]
-    if trump_xs:  # a gold bar under the trump suit
-        bar_w = trump_xs[-1] + w - trump_xs[0]
-        canvas.paste(im, canvas.plate(bar_w, 8, palette.GOLD, None, 4), trump_xs[0], total_h - PAD // 2 - 6)
+    trumps = [i for i, card in enumerate(cards) if card[1] == trump]
+    if trumps:  # the trump suit's symbol and a gold bar under the trump cards, as far as they show
+        first, last = xs[trumps[0]], trumps[-1]
+        end = xs[last + 1] - TRUMP_MARK_GAP if last + 1 < len(cards) else xs[last] + w
+        y = total_h - PAD + 3
+        icon = shapes.suit_icon(trump, TRUMP_ICON, palette.GOLD[:3])
+        canvas.paste(im, icon, first, y)
+        left = first + TRUMP_ICON + TRUMP_MARK_GAP
+        if end > left:
+            canvas.paste(im, canvas.plate(end - left, 8, palette.GOLD, None, 4), left, y + (TRUMP_ICON - 8) // 2)
     for card, x in zip(cards, xs):
         playable = card in legal
         sprite = card_face(card, width, style, dim=marking and not playable)

@@ -3,8 +3,8 @@
 The chain comes from the view's ``chain`` and ``line`` (left end to right end, each tile's pips as they lie).
 It is laid out boustrophedon: left to right, a tile turned downwards at the row's end, right to left, and so
 on; doubles lie across the line. The tile size is the largest that lets the whole line (up to all 28
-tiles) fit the free middle of the table. Accounts follow the paper convention of seed 002: remembered
-points are written "+N" in yellow, an opened account in red.
+tiles) fit the free middle of the table. Accounts follow the paper convention of the Kozel source text
+(docs/rules-kozel.md): remembered points are written "+N" in yellow, an opened account in red.
 """
 
 from __future__ import annotations
@@ -405,15 +405,22 @@ def _legend(rows: list[dict[str, Any]], rated: bool, lang: str) -> list[Image.Im
     if any(any(r.get("remembered") or ()) and not all(r.get("opened") or ()) for r in played):
         out.append(
             sheet.legend_item(
-                sheet.ink("+4", palette.INK_YELLOW, True, sheet.SMALL_INK), word("legend_remembered", lang)
+                sheet.ink(f"+{sheet.SAMPLE}", palette.INK_YELLOW, True, sheet.SMALL_INK),
+                word("legend_remembered", lang),
             )
         )
     if any(any(r.get("opened") or ()) for r in played):
         out.append(
-            sheet.legend_item(sheet.ink("30", palette.INK_RED, True, sheet.SMALL_INK), word("legend_open", lang))
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_RED, True, sheet.SMALL_INK), word("legend_open", lang)
+            )
         )
     if played:
-        out.append(sheet.legend_item(sheet.ink("4", palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_hand", lang)))
+        out.append(
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_SOFT, size=sheet.SMALL_INK), word("legend_hand", lang)
+            )
+        )
     if any(r.get("ending") == "out" for r in rows):
         out.append(sheet.legend_item(sheet.ink("\u2713", palette.INK_GREEN, True, sheet.SMALL_INK), word("out", lang)))
     if any(r.get("ending") == "fish" for r in rows):

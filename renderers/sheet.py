@@ -422,6 +422,10 @@ def swatch(color: tuple[int, int, int, int]) -> Image.Image:
     return canvas.plate(36, 24, color, palette.PAPER_LINE + (255,), 6)
 
 
+# a legend's marks carry this letter, never a number: "+45" beside "this round" read like a real score (issue 32)
+SAMPLE = "N"
+
+
 def legend_item(icon: Image.Image | None, text: str) -> Image.Image:
     """One entry of a sheet's legend: a mark and what it means (built once per mark and text)."""
     if icon is None:

@@ -408,17 +408,23 @@ def _legend(rows: list[dict[str, Any]], n: int, lang: str) -> list[Image.Image]:
     played = [r for r in rows if not r.get("redeal")]
     if played:  # the round's result beside the total, the declarer's cell, the contract's colour
         out.append(
-            sheet.legend_item(sheet.ink("+60", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang))
+            sheet.legend_item(
+                sheet.ink(f"+{sheet.SAMPLE}", palette.INK_GREEN, size=sheet.SMALL_INK), word("legend_round", lang)
+            )
         )
     if any(isinstance(r.get("declarer"), int) for r in played):
         out.append(sheet.legend_item(sheet.swatch(palette.MARKER_YELLOW), word("legend_declarer", lang)))
     if any(r.get("made") for r in played):
         out.append(
-            sheet.legend_item(sheet.ink("120", palette.INK_GREEN, True, sheet.SMALL_INK), word("legend_made", lang))
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_GREEN, True, sheet.SMALL_INK), word("legend_made", lang)
+            )
         )
     if any(r.get("made") is False for r in played):
         out.append(
-            sheet.legend_item(sheet.ink("120", palette.INK_RED, True, sheet.SMALL_INK), word("legend_failed", lang))
+            sheet.legend_item(
+                sheet.ink(sheet.SAMPLE, palette.INK_RED, True, sheet.SMALL_INK), word("legend_failed", lang)
+            )
         )
     if kinds & {"bolt", "bolt_penalty"}:
         out.append(sheet.legend_item(shapes.stick(9, 28, (120, 90, 50)), word("bolt", lang)))

@@ -45,11 +45,14 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def running(fake: FakeDiscord, handler: Handler, *, edit_interval: float = 0.0) -> AsyncIterator[Running]:
-    """A connected client with its port, ``handler`` attached (``handler.attach(port)`` if it has one)."""
+async def running(
+    fake: FakeDiscord, handler: Handler, *, edit_interval: float = 0.0, activity: bool = False
+) -> AsyncIterator[Running]:
+    """A connected client with its port, ``handler`` attached (``handler.attach(port)`` if it has one);
+    ``activity``: the web table runs as the application's Discord Activity."""
     fake.install()
     fake.identified.clear()
-    client = TableClient(clock=fake.now, guild_ready_timeout=0.05)
+    client = TableClient(clock=fake.now, guild_ready_timeout=0.05, activity=activity)
     port = DiscordPort(client, edit_interval=edit_interval)
     client.handler = handler
     attach = getattr(handler, "attach", None)
@@ -198,7 +201,9 @@ class StandIn:
         await self._show(start.user, start)
 
     async def refresh_hands(self) -> None:
-        """What the app does after a move by somebody else: edit each player's private view."""
+        """What the app does after a move by somebody else: edit each player's private view (its buttons are of
+        the new version: an edit that changed nothing would not be made)."""
+        self.version += 1
         for user in self.players:
             ref = self.private.get(user.id)
             if ref is None:

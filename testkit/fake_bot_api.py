@@ -221,6 +221,7 @@ JSON_FIELDS = {
     "caption_entities",
     "link_preview_options",
     "reply_parameters",
+    "result",
 }
 
 
@@ -243,6 +244,7 @@ class FakeBotAPI:
         self.answered_at: dict[str, float] = {}
         self.queries: dict[str, dict[str, Any]] = {}
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.prepared: dict[str, dict[str, Any]] = {}  # savePreparedInlineMessage: id -> the user, the result
         self.files: dict[str, bytes] = {}
         self.file_names: dict[str, str] = {}
         self.failures: list[Failure] = []
@@ -1067,6 +1069,28 @@ class FakeBotAPI:
             raise bad("message to delete not found")
         shown.deleted = True
         return True
+
+    def m_savePreparedInlineMessage(self, params, files) -> dict[str, Any]:
+        """Bot API 8.0: a message a Mini App's user may send to chats of his choice (``shareMessage``)."""
+        try:
+            user = self.users.get(int(params.get("user_id", "")))
+        except ValueError:
+            user = None
+        if user is None:
+            raise bad("USER_ID_INVALID")
+        result = params.get("result")
+        if not isinstance(result, dict) or result.get("type") not in ("article", "photo"):
+            raise bad("RESULT_TYPE_INVALID")
+        content = result.get("input_message_content") or {}
+        if result["type"] == "article" and not str(content.get("message_text", "")).strip():
+            raise bad("MESSAGE_EMPTY")
+        self._check_markup(result.get("reply_markup"), -1)  # sent to any chat: a group's rules
+        kinds = [k for k in ("allow_user_chats", "allow_bot_chats", "allow_group_chats", "allow_channel_chats")]
+        if not any(str(params.get(k, "")).lower() == "true" for k in kinds):
+            raise bad("PEER_TYPES_INVALID")
+        prepared_id = f"prep{len(self.prepared) + 1}"
+        self.prepared[prepared_id] = {"user_id": user.id, "result": result}
+        return {"id": prepared_id, "expiration_date": int(time.time()) + 24 * 3600}
 
     def m_answerCallbackQuery(self, params, files) -> bool:
         query_id = str(params.get("callback_query_id", ""))

@@ -346,6 +346,11 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.fail_next_channel_edit = False
+        # the Activity's OAuth2 and instances (bot.webapp.activity): codes and tokens for users, live instances
+        self.client_secret = "fake-client-secret"
+        self.codes: dict[str, FakeUser] = {}
+        self.access_tokens: dict[str, FakeUser] = {}
+        self.instances: dict[str, dict[str, Any]] = {}
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -663,6 +668,12 @@ class FakeDiscord:
             return await self._callback(request, int(parts[1]), parts[2])
         if parts[:1] == ["webhooks"]:
             return await self._webhook(request, parts[2], parts[3:])
+        if parts == ["oauth2", "token"] and method == "POST":
+            return await self._oauth_token(request)
+        bearer = request.headers.get("Authorization", "")
+        if parts == ["users", "@me"] and bearer.startswith("Bearer "):
+            user = self.access_tokens.get(bearer[len("Bearer ") :])
+            return _json(dict(user.payload(), locale=user.locale)) if user else _error(401, 0, "401: Unauthorized")
         if not self._authorized(request):
             return _error(401, 0, "401: Unauthorized")
         bucket = self._bucket(method, parts)
@@ -678,6 +689,10 @@ class FakeDiscord:
     async def _bot_route(self, request: web.Request, method: str, parts: list[str]) -> web.Response:
         if parts == ["users", "@me"]:
             return _json(self.bot)
+        if parts[:1] == ["applications"] and parts[2:3] == ["activity-instances"] and len(parts) == 4:
+            if parts[1] != str(APPLICATION_ID) or parts[3] not in self.instances:
+                return _error(404, 10080, "Unknown Activity Instance")
+            return _json(self.instances[parts[3]])
         if parts == ["oauth2", "applications", "@me"]:
             return _json(self._app_info())
         if parts == ["gateway", "bot"]:
@@ -761,6 +776,45 @@ class FakeDiscord:
             response.headers.update(self._bucket_headers(bucket))
             response.headers["X-RateLimit-Remaining"] = "0"
         return response
+
+    # ---------------------------------------------------------------- the Activity
+
+    def grant(self, user: FakeUser) -> str:
+        """A one-time OAuth2 code for ``user``, as the Discord client hands the SDK's ``authorize``."""
+        code = "code-" + secrets.token_hex(8)
+        self.codes[code] = user
+        return code
+
+    def open_activity(self, channel_id: int, users: list[FakeUser], guild_id: int = GUILD_ID) -> str:
+        """An Activity instance running in ``channel_id`` with ``users`` in it; returns its id."""
+        instance_id = "i-" + uuid.uuid4().hex[:12]
+        self.instances[instance_id] = {
+            "application_id": str(APPLICATION_ID),
+            "instance_id": instance_id,
+            "launch_id": str(snowflake()),
+            "location": {
+                "id": f"gc-{guild_id}-{channel_id}",
+                "kind": "gc",
+                "channel_id": str(channel_id),
+                "guild_id": str(guild_id),
+            },
+            "users": [str(u.id) for u in users],
+        }
+        return instance_id
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token`` (form): the application's id and secret and a code, once → an access token."""
+        form = await request.post()
+        if form.get("client_id") != str(APPLICATION_ID) or form.get("client_secret") != self.client_secret:
+            return _json({"error": "invalid_client"}, 401)
+        if form.get("grant_type") != "authorization_code":
+            return _json({"error": "unsupported_grant_type"}, 400)
+        user = self.codes.pop(str(form.get("code")), None)
+        if user is None:
+            return _json({"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, 400)
+        token = "tok-" + secrets.token_hex(12)
+        self.access_tokens[token] = user
+        return _json({"access_token": token, "token_type": "Bearer", "expires_in": 604800, "scope": "identify"})
 
     def _app_info(self) -> dict[str, Any]:
         return {

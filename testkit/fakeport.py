@@ -3,8 +3,10 @@
 ``FakePort`` keeps every message (public in a chat, private to one user) with its current content, every edit,
 every answer to a press and every invitation, and refuses what a real platform would refuse (editing a message
 that is not there, a private message to a user who never opened the private chat). It also checks the two
-promises of the application: no private message goes to a group and no hand picture is ever shown publicly; and
-that a press is answered before any group message its handling sends (which may wait for the group's window).
+promises of the application: no private message goes to a group and no hand picture is ever shown publicly;
+and that a press is answered before any group message its handling sends (which may wait for the group's
+window). Like every port it keeps what each message shows (``bot.written``): a write older than the message's
+table version raises ``Stale`` (a public one is dropped), one that changes nothing is not made (``unchanged``).
 
 ``FakeUser`` plays a user: types commands and presses only buttons he was actually shown.
 """
@@ -28,9 +30,11 @@ from bot.port import (
     MessageRef,
     Press,
     PrivateStart,
+    Stale,
     Unreachable,
     User,
 )
+from bot.written import Written
 
 
 class BrokenPromise(AssertionError):
@@ -66,6 +70,7 @@ class FakePort:
         self.answers: list[tuple[Press, str | None, bool]] = []
         self.invites: list[tuple[Chat, User, Message, str]] = []
         self.blocked: set[str] = set()  # users the platform cannot reach privately
+        self.written = Written()  # message id -> the table version and fingerprint it shows; forwards
         self._next = 0
 
     def _id(self) -> str:
@@ -73,51 +78,98 @@ class FakePort:
         return str(self._next)
 
     # ---- the Port ----------------------------------------------------------------------------------------
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
         self._check_public(msg)
         pressed = PRESSED.get()
         if pressed is not None and not pressed.answered:  # a group send may wait for the group's window
             raise BrokenPromise(f"a group message was sent before the press {pressed.press.payload!r} was answered")
+        old = self._replacing(replaces, version)
         mid = self._id()
         self.shown[mid] = Shown(mid, chat.id, None, msg, 0, [msg])
         self.calls.append(("send_public", mid))
+        self._replaced(old, mid, msg, version, retired)
         return MessageRef(self.platform, chat.id, mid, chat.thread)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         self._check_public(msg)
-        shown = self.shown.get(ref.message_id)
+        mid = self.written.current(ref.message_id)
+        shown = self.shown.get(mid)
         if shown is None or shown.private_to is not None or shown.chat_id != ref.chat_id:
             raise MessageGone(ref.message_id)
-        shown.message = msg
-        shown.edits += 1
-        shown.history.append(msg)
-        self.calls.append(("edit_public", ref.message_id))
-        return ref
+        try:
+            if self.written.news(mid, msg, version):
+                self._edit(shown, msg, version, "edit_public")
+        except Stale:
+            pass  # a queued table edit older than what the message shows is dropped
+        return MessageRef(self.platform, ref.chat_id, mid, ref.thread)
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
         self._check_buttons(msg)
         if user.id in self.blocked and not isinstance(via, PrivateStart):
             raise Unreachable(user.id)
+        old = self._replacing(replaces, version)
         mid = self._id()
         chat_id = f"private:{user.id}"
         self.shown[mid] = Shown(mid, chat_id, user.id, msg, 0, [msg])
         self.calls.append(("send_private", mid))
+        self._replaced(old, mid, msg, version, retired)
         return MessageRef(self.platform, chat_id, mid)
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
         self._check_buttons(msg)
         if user.id in self.blocked:
             raise Unreachable(user.id)
-        shown = self.shown.get(ref.message_id)
+        mid = self.written.current(ref.message_id)
+        shown = self.shown.get(mid)
         if shown is None or shown.private_to != user.id:
             raise MessageGone(ref.message_id)
+        if self.written.news(mid, msg, version):
+            self._edit(shown, msg, version, "edit_private")
+        return MessageRef(self.platform, ref.chat_id, mid)
+
+    def _replacing(self, replaces: MessageRef | None, version: int | None) -> str | None:
+        """The message a new one replaces (after forwards); ``Stale`` when it shows a newer version."""
+        if replaces is None:
+            return None
+        old = self.written.current(replaces.message_id)
+        self.written.news(old, None, version)
+        return old
+
+    def _replaced(self, old: str | None, mid: str, msg: Message, version: int | None, retired: Message | None) -> None:
+        self.written.record(mid, msg, version)
+        if old is None:
+            return
+        self.written.move(old, mid)
+        shown = self.shown.get(old)
+        if retired is not None and shown is not None:
+            self._edit(shown, retired, None, "edit_private" if shown.private_to else "edit_public")
+
+    def _edit(self, shown: Shown, msg: Message, version: int | None, call: str) -> None:
         shown.message = msg
         shown.edits += 1
         shown.history.append(msg)
-        self.calls.append(("edit_private", ref.message_id))
-        return ref
+        self.written.record(shown.id, msg, version)
+        self.calls.append((call, shown.id))
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
         self.answers.append((press, text, alert))

@@ -5,8 +5,9 @@ the chooser of a new game is pressed while a table is open. Seeded; bounded in t
 longer, with more tables).
 
 ``run(long)`` returns a JSON-able report of what was observed (presses and their answers, the move logs,
-the group writes, the tables' timers, the replays of the records, the workers' logs); the tests in
-``tests/test_cluster_chaos.py`` each assert one property of it.
+the group writes, the tables' timers, the replays of the records, the workers' logs, and what every player and
+group held each time the chats went quiet: ``Watcher``); the tests in ``tests/test_cluster_chaos.py`` each
+assert one property of it.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import payloads
+from bot import messages, payloads, texts
+from bot.app.publishing import DEALING, PENDING, Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
 from core import replay as core_replay
 from core.base import Action
+from core.i18n import normalize
 from testkit.cluster_support import GROUP_WRITES, PREFIX, Cluster, hands_of
 from testkit.fake_bot_api import FakeUser
 
@@ -31,6 +34,10 @@ TIMER = 30  # seconds: the shortest turn timer a host can choose
 PLAY_S = 25.0  # seconds of play in CI (CHAOS_LONG: LONG_PLAY_S)
 LONG_PLAY_S = 150.0
 ANSWER_WAIT = 20.0  # seconds after play the presses still unanswered get to be answered
+QUIET = 1.5  # seconds without a request to the Bot API: the chats have gone quiet (a private write waits 0.5 s)
+WATCH_EVERY = 0.25  # seconds between two looks for a quiet moment
+GROUP_WINDOW = 60.0  # a group full of writes in this window waits for Telegram, not for the bot
+GROUP_PER_MINUTE = 20
 
 
 @dataclass
@@ -110,6 +117,90 @@ def _kind(data: str) -> str | None:
     return p.kind if p else None
 
 
+class Watcher:
+    """Every time the chats go quiet (no request to the Bot API for ``QUIET`` seconds), what each playing table
+    shows outside a round's pause: the version of the buttons of the newest hand message the person to act
+    holds, and whether the group's newest table message tells the current table. A look during which a table
+    moved is dropped (it was not quiet); a group whose writes filled Telegram's window waits for Telegram."""
+
+    def __init__(self, cluster: Cluster, specs: list[TableSpec]) -> None:
+        self.cluster = cluster
+        self.specs = specs
+        self.looks: list[dict[str, Any]] = []
+        self._seen_activity = -1.0
+
+    async def run(self, until: float) -> None:
+        api = self.cluster.api
+        while time.monotonic() < until:
+            await asyncio.sleep(WATCH_EVERY)
+            quiet = time.monotonic() - api._last_activity
+            if api._in_flight or api._pending_updates() or quiet < QUIET or api._last_activity == self._seen_activity:
+                continue
+            activity = api._last_activity
+            look = await self.look()
+            if api._last_activity == activity and look is not None:  # still quiet: nothing moved meanwhile
+                self._seen_activity = activity
+                self.looks.append(look)
+
+    async def look(self) -> dict[str, Any] | None:
+        api = self.cluster.api
+        st = self.cluster.storage
+        at = round(time.monotonic() - self.cluster.t0, 1)
+        out: dict[str, Any] = {"at": at, "tables": {}}
+        for spec in self.specs:
+            if not spec.table_id:
+                continue
+            rec = await st.table(spec.table_id)
+            ref = rec.message_ref
+            if rec.status != "playing" or not isinstance(ref, dict) or PENDING in ref or DEALING in ref:
+                continue  # finished, or a round's end on view (its pause)
+            moves = await st.moves(spec.table_id)
+            live = replay(rec, moves, core_options(rec.game, rec.options))
+            seat = next((s for s in rec.seats if s.seat == live.state.to_act), None)
+            hand = None
+            if seat is not None and seat.user is not None and not seat.taken_over:
+                hand = self.hand_versions(int(seat.user.platform_id), spec.table_id)
+            chat = await st.get_chat(rec.chat_id)
+            lang = normalize(chat.language)
+            title = f"{texts.game_name(rec.game, lang)} #{rec.id}"
+            expected = messages.table_message(
+                game=rec.game,
+                table_id=rec.id,
+                view=live.state.view(None),
+                names=Publishing.names(rec, lang),
+                seats=Publishing.infos(rec, lang),
+                recent=live.this_round(),
+                lang=lang,
+                title=title,
+            ).text
+            shown = [m for m in api.visible(spec.chat_id) if m.text.startswith(title)]
+            window = [c for c in api.calls_to(spec.chat_id, *GROUP_WRITES) if c.ok and c.at > time.monotonic() - 60]
+            out["tables"][str(spec.table_id)] = {
+                "version": rec.version,
+                "to_act_is_person": hand is not None,
+                "hand_versions": hand,
+                # notes (a timeout, a seat handed over) follow the caption: the table itself starts it
+                "group_current": bool(shown) and shown[-1].text.startswith(expected),
+                "group_window_full": len(window) >= GROUP_PER_MINUTE,
+            }
+            if (await st.table(spec.table_id)).version != rec.version:
+                return None  # it moved while we looked
+        return out
+
+    def hand_versions(self, user_id: int, table_id: int) -> list[int | None]:
+        """The versions of the move buttons on the newest private message of this table the user holds."""
+        for shown in reversed(self.cluster.api.visible(user_id)):
+            parsed = [_parsed(b["callback_data"]) for b in shown.callback_buttons()]
+            mine = [p for p in parsed if p is not None and p.table == table_id]
+            if shown.kind == "photo" and (mine or f"#{table_id}" in shown.text or "shown again" in shown.text):
+                return [p.version for p in mine if p.kind in ("a", "u")]
+        return []
+
+
+def _parsed(data: str) -> payloads.Payload | None:
+    return payloads.parse(data[len(PREFIX) :]) if data.startswith(PREFIX) else None
+
+
 async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
     api = cluster.api
     marks: dict[str, float] = {"up": round(time.monotonic() - cluster.t0, 1)}
@@ -138,6 +229,8 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
     until = started + duration
     pressers = [Presser(cluster, u, s, random.Random(rng.random())) for s in specs if s.active for u in s.users]
     tasks = [asyncio.create_task(p.run(until)) for p in pressers]
+    watcher = Watcher(cluster, specs)
+    watching = asyncio.create_task(watcher.run(float("inf")))
     chooser_queries = []
     with contextlib.suppress(TimeoutError):
         await asyncio.sleep(duration * 0.25)
@@ -169,6 +262,13 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
     except TimeoutError:
         settled = False
     marks["settled"] = round(time.monotonic() - cluster.t0, 1)
+    if settled and api._last_activity != watcher._seen_activity:  # the end is a quiet moment too
+        look = await watcher.look()
+        if look is not None:
+            watcher.looks.append(look)
+    watching.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await watching
     kinds: dict[str, str] = {}
     for p in pressers:
         kinds.update(p.kinds)
@@ -176,6 +276,7 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
         kinds[q] = "chooser"
     out = await report(cluster, specs, kinds, settled, time.monotonic() - started)
     out["marks"] = marks
+    out["quiet_looks"] = watcher.looks
     return out
 
 
@@ -262,6 +363,7 @@ async def report(
         "kills": sum(w.kills for w in cluster.workers),
         "presses": presses,
         "answers_refused": sum(1 for c in answer_calls if not c.ok),
+        "answers_refused_queries": [str(c.params.get("callback_query_id")) for c in answer_calls if not c.ok],
         "redeliveries": len(api.redeliveries),
         "forwards": len(cluster.balancer.forwards),
         "tables": tables_out,

@@ -3,7 +3,9 @@ stand-in for the chat application, and small JPEG pictures."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -134,3 +136,19 @@ class Worker:
 
     async def __aexit__(self, *exc) -> None:
         await self.runner.stop()
+
+
+@contextlib.asynccontextmanager
+async def webhook_worker() -> AsyncIterator[tuple[FakeBotAPI, Worker, str]]:
+    """A fake Bot API and one worker in webhook mode on a free port of 127.0.0.1: (api, worker, hook address)."""
+    api = FakeBotAPI()
+    await api.start()
+    try:
+        async with Worker(
+            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
+        ) as w:
+            address = w.runner.webhook_address
+            assert address is not None and address.startswith("http://127.0.0.1:")
+            yield api, w, address
+    finally:
+        await api.stop()

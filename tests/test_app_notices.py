@@ -25,9 +25,18 @@ async def test_leave_tells_the_leaver_privately_with_the_button_to_come_back(tmp
         ann, bob = world.user("Ann", lang), world.user("Bob", lang)
         await open_table(world, "deberts", ["Ann", "Bob"], [], 2)
         await world.app.idle()
-        before = len(world.group())
+        before, told_before = len(world.group()), len(world.port.private(bob.user.id))
         await bob.say(world.chat, "leave")
         await world.app.idle()
+        # told once: one new private message, his hand, saying the computer plays for him (the older hand only
+        # points to it and keeps no button)
+        new_private = world.port.private(bob.user.id)[told_before:]
+        assert len(new_private) == 1, [s.text for s in new_private]
+        away = t(lang, "The computer plays for you. Press “Take my seat back” to return.")
+        assert away in new_private[0].text
+        assert t(lang, "Your turn: {what}", what="")[:8] not in new_private[0].text
+        carrying = [s for s in world.port.private(bob.user.id) if s.buttons()]
+        assert carrying == new_private
         new = [s.text for s in world.group()[before:]]
         # the others learn it in one third-person line; nothing in the group speaks to Bob
         assert new == [t(lang, "{name} has left the table: the computer plays for them.", name="Bob")]
@@ -45,7 +54,8 @@ async def test_leave_tells_the_leaver_privately_with_the_button_to_come_back(tmp
         assert [b.label for b in hand.buttons()] == [t(lang, "Take my seat back")]
         text, _alert = await bob.press_label(told, t(lang, "Take my seat back"))
         assert text == t(lang, "Welcome back: your seat is yours again.")
-        assert told.buttons() == [] and told.text == text  # the notice has done its job
+        assert t(lang, "Take my seat back") not in [b.label for b in told.buttons()]  # his hand plays again
+        assert away not in told.text
         rec = await world.app.storage.table(1)
         assert not next(s for s in rec.seats if s.user.name == "Bob").taken_over
     finally:

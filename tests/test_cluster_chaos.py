@@ -151,3 +151,52 @@ def test_at_most_twenty_group_writes_a_minute(chaos):
 def test_every_export_replays(chaos):
     for table_id, t in chaos["tables"].items():
         assert t["replay_code"] == 0, f"table {table_id}: {t['replay']}"
+
+
+def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
+    """Issue 36: each time the chats went quiet outside a round's pause, the person to act held the move buttons of
+    the table's current version (never a live message without buttons, never an older version's), and the group's
+    newest table message told the current table (unless the group had used Telegram's 20 writes a minute)."""
+    looks = chaos["quiet_looks"]
+    assert looks, "the chats never went quiet"
+    seen = [(look["at"], t) for look in looks for t in look["tables"].values()]
+    assert any(t["to_act_is_person"] for _, t in seen) and any(not t["group_window_full"] for _, t in seen)
+    wrong_hands = [
+        (at, t["version"], t["hand_versions"])
+        for at, t in seen
+        if t["to_act_is_person"] and (not t["hand_versions"] or set(t["hand_versions"]) != {t["version"]})
+    ]
+    assert not wrong_hands, f"(at, version, the buttons' versions the person to act held): {wrong_hands}"
+    stale_tables = [(at, t["version"]) for at, t in seen if not t["group_window_full"] and not t["group_current"]]
+    assert not stale_tables, f"the group showed an older table at (at, version): {stale_tables}"
+
+
+def test_every_figure_of_the_run(chaos):
+    """Issue 33: every figure the scenario computes is asserted. The chats settled; Telegram refused no answer;
+    no worker met a busy table (``TableBusy``); every press was delivered at least once and forwarded by the
+    balancer; the phases ran in order and play lasted as long as planned; each table's version is its log."""
+    assert chaos["settled"], "the chats never went quiet after play"
+    # a press the killed worker had in hand (its forward there ended without a status) may have been answered by it
+    # before it died: the other worker, which gets it again, cannot know (Telegram refuses that second answer); no
+    # other answer is refused
+    killed = {p["query"] for p in chaos["presses"] if any(status is None for _, status in p["workers"])}
+    refused = chaos["answers_refused_queries"]
+    assert len(refused) == chaos["answers_refused"] and set(refused) <= killed, (refused, killed)
+    assert chaos["table_busy_tracebacks"] == 0, chaos["log_tail"]
+    assert chaos["workers"] == 2
+    assert chaos["played_s"] >= (150.0 if LONG else 25.0)
+    assert chaos["forwards"] >= len(chaos["presses"]) + chaos["redeliveries"]
+    for p in chaos["presses"]:
+        assert p["deliveries"] >= 1 and p["workers"], p
+        assert p["answered"] == (p["delay_ms"] is not None) and (p["delay_ms"] is None or p["delay_ms"] >= 0), p
+        assert not p["stored"] or p["payload"]["kind"] == "a", p
+    pressed = [p["pressed_at"] for p in chaos["presses"]]
+    assert min(pressed) >= 0
+    marks = chaos["marks"]
+    order = ["up", "opened", "killed", "restarted", "played", "timed_out", "settled"]
+    assert [marks[k] for k in order] == sorted(marks[k] for k in order), marks
+    for table_id, t in chaos["tables"].items():
+        assert t["version"] == len(t["moves"]), f"table {table_id}: version {t['version']}, {len(t['moves'])} moves"
+        assert t["status"] in ("playing", "finished"), (table_id, t["status"])
+    for chat, writes in chaos["group_writes"].items():
+        assert writes and all(w["began"] <= w["at"] for w in writes), chat

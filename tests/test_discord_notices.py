@@ -1,6 +1,7 @@
 """Notices to one person through the Discord adapter (discord.py over the fake Discord; issue 27 point 4): `/leave`
-in a game gives the channel only a third-person line and the leaver an ephemeral message with "Take my seat back"
-that gives the seat back; a `/join` refusal is ephemeral, in the refused user's language."""
+in a game gives the channel only a third-person line and the leaver one ephemeral message, his hand saying that the
+computer plays for him, with "Take my seat back" that gives the seat back; a `/join` refusal is ephemeral, in the
+refused user's language."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ async def test_leave_and_a_join_refusal_are_ephemeral(fake: FakeDiscord, tmp_pat
         new = [m for m in fake.channel_messages() if m.id not in before]
         assert [m.content for m in new] == ["bob has left the table: the computer plays for them."]
         assert not any("You have left" in (m.content or "") for m in fake.channel_messages())
-        told = [m for m in fake.ephemeral_for(bob.user) if "you have left the table" in (m.content or "")]
+        away = "The computer plays for you."  # told once: his hand again, saying so, with the way back
+        told = [m for m in fake.ephemeral_for(bob.user) if away in (m.content or "")]
+        assert len(told) == 1
         assert told and told[-1].visible_to == bob.user.id
         await bob.click(told[-1], "Take my seat back")
         await app.idle()

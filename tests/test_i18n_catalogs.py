@@ -199,3 +199,20 @@ def test_the_lobby_rules_help_and_prompts_speak_the_language_whole(lang, monkeyp
         prompts.why(game, view, lang)
     texts.help_text(lang)
     assert sorted(missing.seen) == []
+
+
+# Ukrainian has one apostrophe everywhere: the modifier letter ʼ (U+02BC) of the catalogs, never ' or ’ (issue 32)
+UKRAINIAN_APOSTROPHE = "\u02bc"
+OTHER_APOSTROPHE = re.compile(r"(?<=[а-яіїєґА-ЯІЇЄҐ])['\u2019\u2018`\u00b4](?=[а-яіїєґА-ЯІЇЄҐ])")
+
+
+def test_ukrainian_uses_one_apostrophe_in_the_catalog_the_pages_and_the_glossary():
+    with (LOCALE_DIR / "uk" / "LC_MESSAGES" / "tablebot.po").open("rb") as fh:
+        catalog = read_po(fh)
+    texts = {f"uk.po: {m.id!r}": " ".join(m.string) if isinstance(m.string, tuple) else m.string for m in catalog}
+    texts.update({f"glossary: {term.en}": f"{term.uk} {term.uk_stems}" for term in TERMS})
+    for page in ("bot/playground/static/app.js", "bot/webapp/static/table.js", "docs/glossary.md"):
+        texts[page] = (ROOT / page).read_text(encoding="utf-8")
+    wrong = sorted(where for where, text in texts.items() if OTHER_APOSTROPHE.search(text or ""))
+    assert wrong == []
+    assert "компʼютер" in " ".join(texts.values())  # the word the players meet most, with the chosen sign

@@ -1,4 +1,4 @@
-"""Kozel scoring: every worked example of seed 002 and one test per scoring rule (RULES.md §3)."""
+"""Kozel scoring: every worked example of the Kozel source text and one test per scoring rule (docs/rules-kozel.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ H = {
 MASHA, ALEX, OLYA, SERG = range(4)
 
 
-# ---- the worked examples of seed 002 ---------------------------------------------------------------
+# ---- the worked examples of the Kozel source text ---------------------------------------------------------------
 
 
 def test_seed_example_going_out():

@@ -93,7 +93,11 @@ APP_ORDER = (
     "rounds",
     "turns",
     "lobby",
+    "achievements",
+    "seasons",
     "info",
+    "daily",
+    "notify",
     "application",
     "__init__",
 )
@@ -105,8 +109,16 @@ BOTTOM = {
     "bot.texts",
     "bot.tablepass",
     "bot.frames",
+    "bot.solo",
+    "bot.keys",  # one key per purpose, from the bot token
+    "bot.metrics",  # the Prometheus metrics every layer counts into
+    "bot.written",
+    "bot.seasons",
 }  # and bot.storage.*
-HELPERS = ({"bot.payloads", "bot.live"}, {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints"})
+HELPERS = (
+    {"bot.payloads", "bot.live"},
+    {"bot.keyboards", "bot.prompts", "bot.messages", "bot.hints", "bot.daily", "bot.achievements"},
+)
 
 
 def bot_modules() -> dict[str, Path]:

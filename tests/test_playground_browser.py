@@ -191,3 +191,15 @@ async def test_the_page_reconnects_after_a_restart_and_shows_the_new_server(page
     finally:
         await port.close()
         await runner.cleanup()
+
+
+@pytest.mark.parametrize("lang, guest", [("en", "Guest"), ("ru", "Гость"), ("uk", "Гість")])
+async def test_a_new_tab_is_named_a_guest_in_the_pages_language(site, browser: Browser, lang: str, guest: str):
+    """Issue 32 point 5: a new tab is "Guest 1234", "Гость 1234", "Гість 1234": the page's language."""
+    _app, url = site
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await context.new_page()
+    await page.goto(url + f"?room=kitchen&lang={lang}")
+    await expect(page.locator("#status")).not_to_have_text("")
+    await expect(page.locator("#name")).to_have_value(re.compile(rf"^{guest} \d{{4}}$"))
+    await context.close()

@@ -142,3 +142,27 @@ def test_the_round_marks_beside_a_row_are_never_cut_off(lang):
     for y in (0, 1, 2, strip.height - 3, strip.height - 2):
         edge = {strip.getpixel((x, y)) for x in range(x0, x1)}
         assert edge <= {palette.PAPER, palette.PAPER_LINE}, (y, edge - {palette.PAPER})
+
+
+def test_the_gold_mark_under_a_hand_is_the_trump_suit_and_ends_with_the_trump_cards():
+    """The mark under the hand explains itself: the trump suit's symbol, then a gold bar under the trump cards only
+    (it used to run on under the next suit's cards, which half cover the last trump)."""
+    from renderers import palette
+    from renderers.hand import PAD, _card_xs, draw_cards, sort_cards
+
+    cards = sort_cards(["KH", "8H", "9S", "7S", "AD", "AC", "KC", "JC", "8C"], "deberts", "H")
+    assert cards[:2] == ["KH", "8H"]
+    im = draw_cards(cards, set(cards), trump="H").convert("RGB")
+    xs = _card_xs(cards, 150)
+    gold = palette.GOLD[:3]
+
+    def golden(x0: int, x1: int) -> int:
+        row = range(im.height - PAD + 1, im.height)
+        return sum(
+            1 for x in range(x0, x1) for y in row if sum(abs(a - b) for a, b in zip(im.getpixel((x, y)), gold)) < 60
+        )
+
+    assert golden(xs[0], xs[0] + 14) > 20  # the heart, under the first trump
+    assert golden(xs[1], xs[2] - 8) > 100  # the bar, under the trumps as far as they show
+    assert golden(xs[2], im.width) == 0  # nothing under the spades and the rest
+    assert golden(0, im.width) == golden(xs[0], xs[2])

@@ -1,4 +1,4 @@
-"""``python -m core.replay`` is total (SCENARIOS.md "never a traceback"): any bytes give exit 0 with a result or
+"""``python -m core.replay`` is total (docs/records.md, "never a traceback"): any bytes give exit 0 with a result or
 exit 2 with one ``bad_record`` / ``illegal_action`` / ``bad_deal`` object.
 
 Named hostile inputs (invalid UTF-8, lone surrogates, integers of thousands of digits, NaN, deep nesting, wrong

@@ -336,3 +336,15 @@ async def test_abandon_rates_nobody_and_frees_the_chat(storage: Storage):
         )
     table2, _ = await setup_table(storage, "kozel", 2, seed="again")
     assert table2.chat_id == table.chat_id and table2.status == PLAYING
+
+
+async def test_versions_tells_where_each_table_is_in_one_read(storage: Storage):
+    """What the web table's poll reads (one query for every watched table, docs/webapp.md "Several workers")."""
+    first, state = await setup_table(storage, "kozel", 2, chat="-1")
+    second, _ = await setup_table(storage, "deberts", 2, chat="-2")
+    assert await storage.versions([]) == {}
+    assert await storage.versions([first.id, second.id, 999999]) == {first.id: (0, PLAYING), second.id: (0, PLAYING)}
+    first, _ = await play(storage, first, state, moves=3)
+    assert await storage.versions([first.id]) == {first.id: (3, PLAYING)}
+    with pytest.raises(InvalidInput):
+        await storage.versions(["1"])  # type: ignore[list-item]

@@ -1,5 +1,6 @@
 """Migrations: up from an empty database; up from the previous revision holding a game in play, losing nothing;
-the migrated schema is exactly the models; 0003 and 0004 down and up again; ``python -m bot migrate``."""
+the migrated schema is exactly the models; 0003, 0004, 0005 to 0008 down and up again;
+``python -m bot migrate``."""
 
 from __future__ import annotations
 
@@ -26,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 async def test_upgrade_from_empty_gives_exactly_the_models(db_url: str):
     st = await Storage.open(db_url)
     try:
-        assert await current_revision(st.engine) == head_revision() == "0004"
+        assert await current_revision(st.engine) == head_revision()
         async with st.engine.connect() as conn:
             diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
         assert diff == []
         await st.migrate()  # a second run (another worker starting) changes nothing
-        assert await current_revision(st.engine) == "0004"
+        assert await current_revision(st.engine) == head_revision()
     finally:
         await st.close()
 
@@ -52,7 +53,7 @@ async def test_upgrade_from_the_previous_revision_keeps_a_game_in_play(db_url: s
 
     st = await Storage.open(db_url)  # migrates to the newest revision on opening
     try:
-        assert await current_revision(st.engine) == "0004"
+        assert await current_revision(st.engine) == head_revision()
         loaded = await st.table(table.id)
         assert loaded.state == state.to_json() and loaded.version == 15 and loaded.message_ref == {"message_id": 12}
         assert loaded.seats == table.seats
@@ -101,6 +102,85 @@ async def test_presses_and_invitations_go_down_and_come_back(db_url: str):
         await st.close()
 
 
+async def test_the_daily_deal_goes_down_and_comes_back(db_url: str):
+    """0005_daily downgrades to 0004 (the attempts and daily messages go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, state = await setup_table(st, "kozel", 2, seed="mig-5")
+        user = table.seats[0].user_id
+        assert user is not None
+        _attempt, created = await st.claim_attempt(table.chat_id, "kozel", "2026-11-27", user)
+        assert created
+        names = await _down_to(st, "0004")
+        assert "daily_attempts" not in names and "daily_posts" not in names
+        await st.migrate()
+        assert await st.attempts(table.chat_id) == []
+        _attempt, created = await st.claim_attempt(table.chat_id, "kozel", "2026-11-27", user)
+        assert created and (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
+async def test_notify_goes_down_and_comes_back(db_url: str):
+    """0006_notify downgrades to 0005_daily (the subscriptions go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-6")
+        user = table.seats[0].user_id
+        assert user is not None
+        await st.set_notify(table.chat_id, user, True)
+        names = await _down_to(st, "0005_daily")
+        assert "notify_subs" not in names and "notify_sent" not in names and "daily_attempts" in names
+        await st.migrate()
+        assert not await st.notify_on(table.chat_id, user)
+        assert await st.claim_notice(table.id, user) and not await st.claim_notice(table.id, user)
+    finally:
+        await st.close()
+
+
+async def test_achievements_go_down_and_come_back(db_url: str):
+    """0007_achievements downgrades to 0006_notify (the achievements go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-7")
+        user = table.seats[0].user_id
+        assert user is not None
+        assert await st.award(table.chat_id, user, ["first_game"], table.id) == ["first_game"]
+        assert await st.award(table.chat_id, user, ["first_game", "first_win"], table.id) == ["first_win"]
+        names = await _down_to(st, "0006_notify")
+        assert "achievements" not in names and "notify_subs" in names
+        await st.migrate()
+        assert await st.earned(table.chat_id, user) == []
+        assert (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
+async def test_seasons_go_down_and_come_back(db_url: str):
+    """0008_seasons downgrades to 0007_achievements (the season settings go, the games stay) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-8")
+        await st.set_season_kind(table.chat_id, "quarter")
+        assert await st.claim_season_post(table.chat_id, "2026-Q3")
+        assert not await st.claim_season_post(table.chat_id, "2026-Q3")
+        names = await _down_to(st, "0007_achievements")
+        assert "season_settings" not in names and "season_posts" not in names and "achievements" in names
+        await st.migrate()
+        assert await st.season_kind(table.chat_id) is None
+        assert (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
+async def _down_to(st: Storage, revision: str) -> list[str]:
+    """Downgrade to ``revision``; the names of the tables left."""
+    async with st._write() as conn:
+        await conn.run_sync(lambda c: _alembic(c, "downgrade", revision))
+    async with st.engine.connect() as conn:
+        return await conn.run_sync(lambda c: inspect(c).get_table_names())
+
+
 def _alembic(sync_conn, action: str, revision: str) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = sync_conn
@@ -114,5 +194,5 @@ def test_python_m_bot_migrate(tmp_path: Path):
         [sys.executable, "-m", "bot", "migrate"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert "database migrated to revision 0004" in out.stdout
+    assert f"database migrated to revision {head_revision()}" in out.stdout
     assert (tmp_path / "data" / "bot.sqlite3").is_file()

@@ -140,3 +140,23 @@ async def test_votes_are_gone_when_the_table_stops(storage: Storage):
     async with storage._write() as conn:  # a table removed by hand takes its votes with it (ON DELETE CASCADE)
         await conn.execute(delete(Table).where(Table.id == deleted.id))
     assert await vote_rows(storage, deleted.id) == 0
+
+
+async def test_the_standing_votes_are_read_without_changing_them(storage: Storage):
+    """What a web table shows of a running vote (``stop_votes``): the present players' votes cast since a time,
+    their number of present players and when the newest was cast; reading changes nothing."""
+    from datetime import UTC, datetime, timedelta
+
+    table, _ = await setup_table(storage, "kozel", 4)
+    ann, bob, cid, _dan = (s.user_id for s in table.seats)
+    assert await storage.stop_votes(table.id) == StopVotes((), 4, None)
+    early = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    await storage.vote_stop(table.id, bob, at=early)
+    await storage.vote_stop(table.id, cid, at=early + timedelta(seconds=90))
+    standing = await storage.stop_votes(table.id, since=early)
+    assert standing == StopVotes(tuple(sorted((bob, cid))), 4, early + timedelta(seconds=90))
+    later = await storage.stop_votes(table.id, since=early + timedelta(seconds=60))  # Bob's has expired by then
+    assert later.voters == (cid,) and await vote_rows(storage, table.id) == 2
+    await storage.update_seat(table.id, 2, taken_over=True)  # Cid left: his vote no longer counts
+    assert await storage.stop_votes(table.id) == StopVotes((bob,), 3, early)
+    assert ann not in standing.voters

@@ -1,4 +1,4 @@
-"""Hand-checked Thousand game records (tests/records/thousand) and the replay error contract (SCENARIOS.md).
+"""Hand-checked Thousand game records (tests/records/thousand) and the replay error contract (docs/records.md).
 
 Each ``NAME.json`` record has its hand-computed result in ``NAME.expected.json`` and the trick-by-trick
 computation in ``NAME.notes.md``. Two records go through ``python -m core.replay`` as a subprocess (a file

@@ -17,6 +17,7 @@ from bot import tablepass
 from bot.app import create_application
 from bot.port import Chat, Press
 from bot.webapp.auth import Session, Sessions, telegram_user
+from bot.webapp.seatview import offered
 from core.base import Action
 from core.kozel.tiles import TILES
 from renderers.hand import hand_boxes, hand_image
@@ -185,8 +186,9 @@ async def test_a_press_from_a_page_is_checked_like_a_chat_button(site):
         got = await mover.press(stale)
         assert got.get("text") == "This button is out of date: the game has moved on.", (got, stale, legal)
         other = f"a.{rec.id + 1}.{version}.{code}"
-        assert (await mover.press(other)) == {"type": "error", "code": "bad_button", "req": mover.req}
-        assert (await mover.press("a.x.y"))["code"] == "bad_button"
+        refused = {"type": "answer", "req": mover.req + 1, "text": "This button is not valid.", "alert": True}
+        assert (await mover.press(other)) == {**refused, "refused": "bad_button"}
+        assert (await mover.press("a.x.y"))["text"] == "This button is not valid."
         held = {item["key"] for item in frame["hand"]["items"]}
         absent = next(tile for tile in reversed(TILES) if tile not in held)
         forged = f"a.{rec.id}.{version}.{Action(frame['seat'], 'play', tile=absent, end='left').code()}"
@@ -213,7 +215,7 @@ async def test_the_page_has_a_strict_content_security_policy_and_refuses_other_s
         async with http.get(site.url + "/app/static/../auth.py") as res:
             assert res.status == 404
         async with http.get(site.url + "/app/pic/not-a-token") as res:
-            assert res.status == 404
+            assert res.status == 403 and (await res.json())["error"] == "bad_signature"
         with pytest.raises(aiohttp.WSServerHandshakeError) as e:
             await http.ws_connect(site.url + "/app/ws", headers={"Origin": "https://evil.example"})
         assert e.value.status == 403
@@ -316,3 +318,36 @@ async def test_a_frame_drawn_before_a_newer_one_went_out_is_not_sent_after_it(si
         assert all(v > old.version for v in versions[newer:]), versions  # never rolled back
         for page in (a, b):
             await page.close()
+
+
+# ------------------------------------------------------------------------------------------------------------
+# No question with one possible answer (issue 32 point 5): a Kozel tile whose two ends lead to the same game (the
+# round's first tile, or both ends showing one number) is one choice on the page, as on the chat's keyboard; the
+# core's legal actions keep both ends.
+
+
+async def test_the_first_tile_of_a_round_is_one_choice_on_the_page(site):
+    rec = await open_game(site.app, "den", person("Anna"), "kozel", 2, people=(person("Boris"),))
+    state = (await site.app.live(rec)).state
+    mover = state.view(None)["to_act"]
+    legal = [Action.from_json(a) for a in state.view(mover)["legal"]]
+    assert {a.end for a in legal} == {"left", "right"} and len({a.tile for a in legal}) == 1  # the core: both ends
+    async with aiohttp.ClientSession() as http:
+        page = await open_page(http, site.url, await session_for(http, site.url, ("Anna", "Boris")[mover], "den"))
+        frame = await page.wait(lambda f: f.get("type") == "table" and f["your_turn"])
+        plays = [a for a in frame["actions"] if a["type"] == "play"]
+        assert len(plays) == 1
+        assert "end" not in plays[0]["label"] and plays[0]["label"] == legal[0].tile.replace("-", "|")
+        answer = await page.press(plays[0]["payload"])
+        assert answer["type"] == "answer" and answer["text"] is None  # the one choice plays the tile
+        await page.wait(lambda f: f.get("type") == "table" and f["version"] > frame["version"])
+        await page.close()
+
+
+def test_equal_ends_offer_a_tile_once_and_different_ends_ask_which():
+    both = [Action(0, "play", tile="3-5", end="left"), Action(0, "play", tile="3-5", end="right")]
+    legal = [a.to_json() for a in both]
+    same = {"game": "kozel", "seat": 0, "hand": ["3-5", "0-1"], "ends": {"left": 5, "right": 5}, "legal": legal}
+    assert [a.end for a in offered(same, both)] == ["left"]
+    differ = dict(same, ends={"left": 5, "right": 3})
+    assert [a.end for a in offered(differ, both)] == ["left", "right"]

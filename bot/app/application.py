@@ -26,13 +26,17 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import payloads, tablepass
+from bot import keys, metrics, payloads, solo, tablepass
+from bot.app.achievements import Achievements
 from bot.app.context import PRESSED, Context, Pressed
+from bot.app.daily import Daily
 from bot.app.info import Info
 from bot.app.lobby import Lobby
+from bot.app.notify import Notify
 from bot.app.people import People
 from bot.app.publishing import Publishing
 from bot.app.rounds import Rounds
+from bot.app.seasons import Seasons
 from bot.app.turns import Turns
 from bot.live import Live
 from bot.notice import Notice
@@ -90,7 +94,11 @@ class Application:
         self.rounds = Rounds(self.ctx, self.people, self.publishing)
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
-        self.info = Info(self.ctx, self.people, self.publishing, self.lobby)
+        self.achievements = Achievements(self.ctx, self.people, self.publishing)
+        self.seasons = Seasons(self.ctx, self.people, self.publishing)
+        self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements, self.seasons)
+        self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
+        self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         lobby, turns, info = self.lobby, self.turns, self.info
@@ -110,6 +118,9 @@ class Application:
             "me": info.cmd_me,
             "history": info.cmd_history,
             "export": info.cmd_export,
+            "daily": self.daily.cmd_daily,
+            "notify": self.notify.cmd_notify,
+            "season": self.seasons.cmd_season,
         }
         # every button kind of ``bot.payloads.KINDS`` (by its readable name) and its handler
         self.press_handlers: dict[str, PressHandler] = {
@@ -131,6 +142,8 @@ class Application:
             "stop_keep": lobby.press_stop_keep,
             "play_again": self.rounds.press_play_again,
             "language": info.press_language,
+            "daily": self.daily.press_daily,
+            "daily_stop": self.daily.press_daily_stop,
         }
         unhandled = {k.name for k in payloads.KINDS.values()} ^ set(self.press_handlers)
         if unhandled:
@@ -175,6 +188,7 @@ class Application:
     # ---- life cycle and entry points -----------------------------------------------------------------------
     def attach(self, port: Port) -> None:
         self.ctx.ports[port.platform] = port
+        self.ctx.ports.pop(solo.solo_platform(port.platform), None)  # a private tables' route to an older port
 
     async def start(self) -> None:
         """Check every open table against its log, resume computer seats, and start the turn timers."""
@@ -230,6 +244,10 @@ class Application:
                 await self.turns.tick()
             except Exception:  # a failing tick must not stop the timers
                 log.exception("timer tick failed")
+            try:
+                await self.seasons.tick()
+            except Exception:
+                log.exception("the season look failed")
             await asyncio.sleep(self.ctx.tick_interval)
 
     async def command(self, cmd: Command) -> None:
@@ -239,10 +257,12 @@ class Application:
         lang = self.people.lang_for(chat, user, cmd.user)
         handler = self.command_handlers.get(cmd.name)
         refusal: str | None = None
+        outcome = "error"
         try:
             if handler is None:
                 raise Notice(t(lang, "Unknown command. /help lists what I understand."))
             await handler(cmd, user, chat, lang)
+            outcome = "done"
         except Notice as notice:
             refusal = notice.text
         except TableBusy:
@@ -251,6 +271,9 @@ class Application:
             refusal = self.ctx.broken_text(lang)
         except (NotFound, Conflict, InvalidInput):
             refusal = t(lang, "That did not work: the table has changed. Please try again.")
+        finally:
+            name = cmd.name if handler is not None else "unknown"  # only known names: a bounded label
+            metrics.COMMANDS.labels(cmd.user.platform, name, "notice" if refusal else outcome).inc()
         if refusal is not None:  # a refusal is for the one who typed it, in his language
             plang = self.people.user_lang(user, cmd.user)
             await self.publishing.tell(cmd.user, cmd.chat, Message(again(refusal, plang)), via=cmd)
@@ -261,17 +284,23 @@ class Application:
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
+        metrics.arrived(press)
+        outcome = "error"
         try:
-            await self._press(press)
+            outcome = await self._press(press)
         finally:
+            metrics.forget(press)
+            metrics.PRESSES.labels(press.user.platform, outcome).inc()
             if task is not None:
                 self._inflight.discard(task)
 
-    async def _press(self, press: Press) -> None:
+    async def _press(self, press: Press) -> str:
+        """Handle and answer the press; returns how it went (done, notice, error) for the metrics."""
         text: str | None = None
         alert = False
         pressed = Pressed(press)
         token = PRESSED.set(pressed)  # group sends answer it first (``Context.port_for``)
+        outcome = "done"
         try:
             user = await self.people.user_rec(press.user)
             chat = await self.people.chat_rec(press.chat, press.user) if press.chat is not None else None
@@ -294,11 +323,13 @@ class Application:
                 raise Notice(t(lang, "Already done: the table has moved on."), alert=False) from None
             except InvalidInput:
                 raise Notice(t(lang, "This button is not valid."), alert=True) from None
-            if isinstance(result, str):
-                text = result
+            if isinstance(result, str):  # an answer is for the presser alone: in his language, like a notice
+                text = again(result, self.people.user_lang(user, press.user))
         except Notice as notice:  # answered to the presser alone, in his language
             text, alert = again(notice.text, self.people.user_lang(user, press.user)), notice.alert
+            outcome = "notice"
         except StorageError:
+            outcome = "error"
             log.exception("storage failed on a press")
             text = t(normalize(press.user.language), "Something went wrong; nothing was changed. Please try again.")
             alert = True
@@ -308,6 +339,7 @@ class Application:
             finally:
                 pressed.answered = True  # work it left behind (queued sends) never answers it again
                 PRESSED.reset(token)
+        return outcome
 
     async def private_start(self, start: PrivateStart) -> None:
         """The user opened the private chat (with an invitation's payload, or none)."""
@@ -342,6 +374,9 @@ async def create_application(settings: Any, *, clock: Callable[[], datetime] | N
         think_cap=settings.think_cap,
         round_pause=getattr(settings, "round_pause", None),
     )
-    app.ctx.webapp_url = getattr(settings, "webapp_url", None)
+    public = getattr(settings, "public_webapp_url", None)
+    app.ctx.webapp_url = public() if public is not None else getattr(settings, "webapp_url", None)
     app.ctx.webapp_key = tablepass.key_of(getattr(settings, "telegram_bot_token", None))
+    secret = getattr(settings, "telegram_bot_token", None) or getattr(settings, "discord_bot_token", None)
+    app.daily.key = keys.purpose_key(secret, keys.DAILY_SEED) if secret else None
     return app

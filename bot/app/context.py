@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import texts
+from bot import metrics, solo, texts
 from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
 from bot.port import Answering, Chat, Port, Press, User
@@ -172,7 +172,14 @@ class Context:
     def rules_of(self, rec: TableRec, lang: str) -> str:
         """The rules text of table ``rec``: its game, seats, conventions, turn timer and round pause."""
         return texts.rules_text(
-            rec.game, rec.players, self.core_options(rec), self.timer_of(rec), lang, self.table_pause(rec)
+            rec.game,
+            rec.players,
+            self.core_options(rec),
+            self.timer_of(rec),
+            lang,
+            self.table_pause(rec),
+            hints=self.hints(rec),
+            timeout_moves=self.timeout_moves(rec),
         )
 
     @staticmethod
@@ -219,6 +226,9 @@ class Context:
 
     def port_for(self, platform: str) -> Port:
         port = self.ports.get(platform)
+        base = solo.base_platform(platform) if port is None else None
+        if base is not None and base in self.ports:  # a table played alone: its public writes go privately
+            port = self.ports[platform] = solo.PrivateRoute(self.ports[base], base)
         if port is None:
             raise RuntimeError(f"no adapter attached for {platform}")
         pressed = PRESSED.get()
@@ -242,6 +252,7 @@ class Context:
             await port.answer(press, text, alert=alert)
         except Exception:
             log.exception("answering a press failed")
+        metrics.answered(press, press.user.platform)
 
     async def answer_pressed(self) -> None:
         """Answer the press being handled now, if not yet (before anything that may wait for a group)."""

@@ -5,24 +5,37 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot import texts
+from bot import achievements, texts
+from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
 from bot.app.people import People
 from bot.app.publishing import Publishing
+from bot.app.seasons import Seasons
 from bot.notice import Notice
 from bot.payloads import Payload, number
-from bot.port import Button, Command, Document, Message, Press
-from bot.storage import FINISHED, LOBBY, ChatRec, UserRec
-from core.i18n import LANGS, normalize, t, when
+from bot.port import MAX_CAPTION, Button, Command, Document, Message, Press
+from bot.storage import FINISHED, LOBBY, ChatRec, NotFound, UserRec
+from core.i18n import LANGS, normalize, t, tn, when
 from renderers import render_score_sheet
+from renderers.stats import render_stats, render_top
 
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
 
 
 class Info:
-    def __init__(self, ctx: Context, people: People, publishing: Publishing, lobby: Lobby) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        people: People,
+        publishing: Publishing,
+        lobby: Lobby,
+        achievements: Achievements,
+        seasons: Seasons,
+    ) -> None:
         self.ctx = ctx
+        self.seasons = seasons
+        self.achievements = achievements
         self.people = people
         self.publishing = publishing
         self.lobby = lobby
@@ -34,18 +47,20 @@ class Info:
         return texts.help_text(lang)
 
     async def cmd_rules(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """The rules of this chat's table; typed privately, of the newest table the user sits at; else (or for
+        the game named) that game with the chat's defaults."""
         game = texts.parse_game(cmd.args)
-        rec = await self.ctx.storage.open_table(chat.id) if chat is not None else None
+        if chat is not None:
+            rec = await self.ctx.storage.open_table(chat.id)
+        else:
+            mine = await self.ctx.storage.tables_for_user(user.id)
+            rec = max(mine, key=lambda r: r.id) if mine else None
         if rec is not None and (game is None or game == rec.game):
             text = self.ctx.rules_of(rec, lang)
         else:
-            game = game or "thousand"
-            defaults = self.lobby.table_options(
-                game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
-            )
-            text = texts.rules_text(
-                game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
-            )
+            text = self.lobby.default_rules(game or "thousand", chat, lang)
+            if game is None:
+                text += "\n\n" + t(lang, "The other games: /rules deberts, /rules kozel.")
         await self.publishing.reply(cmd, Message(text))
 
     async def cmd_lang(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -68,10 +83,11 @@ class Info:
         if chat is not None:
             await self.ctx.storage.set_chat_language(chat.id, code)
             self.ctx.chats.pop(chat.id, None)
-            return t(code, "The chat's language is now English.")
+            # plain str: said in the new language on purpose, never said again in the presser's (``again``)
+            return str(t(code, "The chat's language is now English."))
         await self.ctx.storage.set_user_language(user.id, code)
         self.ctx.users.pop((user.platform, user.platform_id), None)
-        return t(code, "I will speak English with you.")
+        return str(t(code, "I will speak English with you."))
 
     async def cmd_score(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.lobby.chat_table(chat, lang)
@@ -91,12 +107,15 @@ class Info:
         if chat is None:
             raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
+        season_name, season_sections = await self.seasons.top_sections(chat, wanted, lang)
         lines = []
+        sections = list(season_sections)
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
             rows = await self.ctx.storage.leaderboard(chat.id, game, 10)
             if not rows:
                 continue
             lines.append(f"{texts.game_name(game, lang)}:")
+            table = []
             for i, r in enumerate(rows, 1):
                 rating = f"{r.rating:.1f}" if r.rating is not None else "—"
                 line = t(
@@ -111,19 +130,33 @@ class Info:
                 if game == "kozel":
                     line += " · " + t(lang, "{n} rating points", n=r.points)
                 lines.append(line)
+                table.append([str(i), r.name, rating, f"{r.wins}/{r.games}"])
             lines.append("")
+            sections.append({"title": t(lang, "All time") + " · " + texts.game_name(game, lang), "rows": table})
         if not lines:
             raise Notice(t(lang, "No finished games here yet."))
-        await self.publishing.reply(cmd, Message("\n".join(lines).strip()))
+        if season_name is not None:
+            lines = [*self.seasons.top_lines(season_name, season_sections, lang), "", t(lang, "All time:"), *lines]
+        head = ["#", t(lang, "Name"), t(lang, "Rating"), t(lang, "Wins")]
+        data = {"title": chat.title or t(lang, "your group"), "sections": [dict(sec, head=head) for sec in sections]}
+        picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, render_top, data)
+        text = head_fit("\n".join(lines).strip())
+        await self.publishing.reply(cmd, Message(text, image=picture.data, image_name="top.jpg"))
 
     async def cmd_me(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """The asker's statistics in the chat as one picture (his rating over his games in each game, games and
+        wins, his achievements as badges), the same in words under it."""
         if chat is None:
             raise Notice(t(lang, "Statistics belong to a group: type /me there."))
         lines = [user.name]
+        history = await self.ctx.storage.rating_history(chat.id, user.id)
+        panels = []
+        total_games = total_wins = 0
         for game in texts.GAME_NAMES:
             s = await self.ctx.storage.player_stats(chat.id, game, user.id)
             if not s.games:
                 continue
+            total_games, total_wins = total_games + s.games, total_wins + s.wins
             line = t(
                 lang,
                 "{game}: {games} games, {wins} wins ({share}%), average total {avg}",
@@ -142,9 +175,29 @@ class Info:
             if s.rating is not None:
                 line += "; " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             lines.append(line)
+            panel = record_words(lang, s.games, s.wins)
+            if s.rating is not None:
+                panel += " · " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
+            panels.append({"title": texts.game_name(game, lang), "line": panel, "ratings": history.get(game, [])})
         if len(lines) == 1:
             lines.append(t(lang, "No finished games here yet."))
-        await self.publishing.reply(cmd, Message("\n".join(lines)))
+        codes = await self.achievements.codes(chat.id, user.id)
+        earned = self.achievements.line(codes, lang)
+        if earned:
+            lines.append(earned)
+        data = {
+            "title": user.name,
+            "subtitle": (chat.title or t(lang, "your group")) + " · " + record_words(lang, total_games, total_wins),
+            "games": panels,
+            "empty": t(lang, "No finished games here yet."),
+            "badges_title": t(
+                lang, "Achievements ({n} of {total})", n=len(codes), total=len(achievements.ACHIEVEMENTS)
+            ),
+            "badges": [t(lang, achievements.BY_CODE[c].title) for c in codes],
+        }
+        picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, render_stats, data)
+        text = head_fit("\n".join(lines))
+        await self.publishing.reply(cmd, Message(text, image=picture.data, image_name="stats.jpg"))
 
     async def cmd_history(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -174,7 +227,10 @@ class Info:
             table_id = number(arg)
             if table_id is None:  # no game can have this number
                 raise Notice(t(lang, "No such game in this chat."))
-            rec = await self.ctx.storage.table(table_id)
+            try:
+                rec = await self.ctx.storage.table(table_id)
+            except NotFound:  # no game has this number anywhere
+                raise Notice(t(lang, "No such game in this chat.")) from None
             if rec.chat_id != chat.id:
                 raise Notice(t(lang, "No such game in this chat."))
         elif rec is None or rec.status == LOBBY:
@@ -200,3 +256,28 @@ class Info:
             id=rec.id,
         )
         await self.publishing.reply(cmd, Message(text + note, document=Document(name, data)))
+
+
+def head_fit(text: str, limit: int = MAX_CAPTION) -> str:
+    """A caption of at most ``limit`` characters: the first lines, and "…" when some did not fit (the picture
+    above holds them all)."""
+    if len(text) <= limit:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len("\n".join([*out, line])) > limit - 2:
+            break
+        out.append(line)
+    return "\n".join([*out, "…"])
+
+
+def record_words(lang: str, games_: int, wins: int) -> str:
+    """ "5 games, 2 wins (40%)" in the reader's language, each count with its own plural."""
+    share = round(100 * wins / games_) if games_ else 0
+    return t(
+        lang,
+        "{games}, {wins} ({share}%)",
+        games=tn(lang, "{n} game", "{n} games", games_),
+        wins=tn(lang, "{n} win", "{n} wins", wins),
+        share=share,
+    )

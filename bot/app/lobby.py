@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -33,6 +34,7 @@ class Lobby:
         self.people = people
         self.publishing = publishing
         self.turns = turns
+        self.on_open: Callable[[TableRec], None] | None = None  # a new table's lobby is up (``bot.app.notify``)
 
     async def cmd_new(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None or cmd.chat is None:
@@ -45,10 +47,11 @@ class Lobby:
             await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
             return
         players = None
-        if len(words) > 1 and words[1].isdigit():
+        if len(words) > 1 and words[1].isascii() and words[1].isdigit():  # not int('²')
             players = int(words[1])
         rec = await self.open_new_table(chat, user, game, players, lang)
         await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
+        self.opened(rec)
 
     async def press_open_game(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         if chat is None or press.chat is None:
@@ -58,7 +61,12 @@ class Lobby:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.open_new_table(chat, user, game, None, lang)
         await self.publishing.post_lobby(rec, chat, lang)
+        self.opened(rec)
         return None
+
+    def opened(self, rec: TableRec) -> None:
+        if self.on_open is not None:
+            self.on_open(rec)
 
     async def open_new_table(self, chat: ChatRec, user: UserRec, game: str, players: int | None, lang: str) -> TableRec:
 
@@ -109,7 +117,9 @@ class Lobby:
 
     async def cmd_leave(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         rec = await self.chat_table(chat, lang)
-        await self.publishing.tell(cmd.user, cmd.chat, await self.leave(rec, user, lang), via=cmd)
+        told = await self.leave(rec, user, lang, via=cmd)
+        if told is not None:
+            await self.publishing.tell(cmd.user, cmd.chat, told, via=cmd)
 
     async def cmd_table(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         """Show the chat's table again: the lobby, or the game as a new message and the hands of its players."""
@@ -143,11 +153,7 @@ class Lobby:
                 cmd, Message(text + "\n\n" + t(lang, "The game is on: conventions are fixed until it ends."))
             )
             return
-        game = texts.parse_game(cmd.args) or "thousand"
-        defaults = self.table_options(game, texts.DEFAULT_SEATS[game], chat.defaults.get(game) or {})
-        text = texts.rules_text(
-            game, texts.DEFAULT_SEATS[game], defaults, defaults["turn_timer"], lang, defaults["round_pause"]
-        )
+        text = self.default_rules(texts.parse_game(cmd.args) or "thousand", chat, lang)
         await self.publishing.reply(
             cmd,
             Message(
@@ -155,13 +161,33 @@ class Lobby:
             ),
         )
 
+    def default_rules(self, game: str, chat: ChatRec | None, lang: str) -> str:
+        """The rules text of a new ``game`` table in ``chat`` (its remembered defaults; none in a private chat)."""
+        defaults = self.table_options(
+            game, texts.DEFAULT_SEATS[game], (chat.defaults.get(game) if chat else None) or {}
+        )
+        return texts.rules_text(
+            game,
+            texts.DEFAULT_SEATS[game],
+            defaults,
+            defaults["turn_timer"],
+            lang,
+            defaults["round_pause"],
+            hints=defaults.get("hints") is True,
+            timeout_moves=defaults.get("timeout_moves") is True,
+        )
+
     async def press_join(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.ctx.storage.table(p.table or 0)
+        if chat is None:  # Join in a private message ("a table opened"): the lobby stays in the group's language
+            lang = self.people.chat_lang(await self.people.chat_by_id(rec.chat_id))
         return await self.join(rec, user, press.user, lang, via=press)
 
     async def press_leave(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.ctx.storage.table(p.table or 0)
-        told = await self.leave(rec, user, lang)
+        told = await self.leave(rec, user, lang, via=press)
+        if told is None:
+            return None
         if not told.buttons:
             return told.text  # the press's own answer is private already
         await self.publishing.tell(press.user, press.chat, told, via=press)
@@ -211,6 +237,7 @@ class Lobby:
 
     async def press_next_option(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         rec = await self.host_lobby(p, user, lang)
+        mine = self.people.user_lang(user, press.user)  # the answer is for the host alone: his language
         rows = texts.option_rows(rec.game, rec.players)
         options = dict(rec.options)
         index = p.number or 0
@@ -222,31 +249,31 @@ class Lobby:
             options[row["name"]] = nxt
             if nxt == row["default"]:
                 options.pop(row["name"])
-            shown = texts.option_line(row["name"], nxt, lang)
+            shown = texts.option_line(row["name"], nxt, mine)
         elif index == len(rows):
             choices = list(texts.TIMER_CHOICES)
             current = self.ctx.timer_of(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)] if current in choices else texts.DEFAULT_TIMER
             options["turn_timer"] = nxt
-            shown = t(lang, "Turn timer") + ": " + texts.timer_text(nxt, lang)
+            shown = t(mine, "Turn timer") + ": " + texts.timer_text(nxt, mine)
         elif index == texts.TIMEOUT_MOVES_ROW and self.ctx.timer_of(rec) >= texts.LONG_TIMER:
             on = not self.ctx.timeout_moves(rec)
             options.pop("timeout_moves", None)
             if on:
                 options["timeout_moves"] = True
-            shown = texts.timeout_moves_line(on, lang)
+            shown = texts.timeout_moves_line(on, mine)
         elif index == texts.HINTS_ROW:
             on = not self.ctx.hints(rec)
             options.pop("hints", None)
             if on:
                 options["hints"] = True
-            shown = texts.hints_line(on, lang)
+            shown = texts.hints_line(on, mine)
         elif index == len(rows) + 1:
             choices = list(texts.PAUSE_CHOICES)
             current = self.ctx.table_pause(rec)
             nxt = choices[(choices.index(current) + 1) % len(choices)]
             options["round_pause"] = nxt
-            shown = texts.pause_line(nxt, lang)
+            shown = texts.pause_line(nxt, mine)
         else:
             raise Notice(t(lang, "This button is not valid."), True)
         rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, options=options)
@@ -360,9 +387,13 @@ class Lobby:
         )
         await self.publishing.send_private(start.user, Message(text), via=start)
 
-    async def leave(self, rec: TableRec, user: UserRec, lang: str) -> Message:
+    async def leave(
+        self, rec: TableRec, user: UserRec, lang: str, via: Command | Press | None = None
+    ) -> Message | None:
         """Leave the table; returns the leaver's own notice (in his language), which only he is to see. The group
-        sees the lobby change, or one third-person line when a game goes on without him."""
+        sees the lobby change, or one third-person line when a game goes on without him. Leaving a game, he is told
+        once: his hand comes again (a new message, ``via`` his command or press) saying that the computer plays for
+        him, with "Take my seat back" (then ``None``); only when it cannot reach him is the notice returned."""
         seat = self.ctx.seat_of(rec, user.id)
         if seat is None:
             raise Notice(t(lang, "You are not at this table."))
@@ -372,13 +403,17 @@ class Lobby:
                 raise Notice(t(lang, "The computer already plays for you."))
             await self.ctx.storage.update_seat(rec.id, seat, taken_over=True)
             rec = await self.ctx.storage.table(rec.id)
+            self.ctx.table_changed(rec)  # his web table: the computer plays for him
             chat = await self.people.chat_by_id(rec.chat_id)
             await self.publishing.announce(
                 rec, chat, t(lang, "{name} has left the table: the computer plays for them.", name=user.name)
             )
             await self.publishing.refresh_table(rec)
-            await self.publishing.send_hand(rec, seat, invite=False)  # the hand loses its moves (best effort)
+            # the hand loses its moves and says so, as a new message: the one notice he gets
+            delivered = await self.publishing.send_hand(rec, seat, via=via, invite=False)
             self.turns.kick(rec.id)
+            if delivered:
+                return None
             back = Button(t(plang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
             text = t(
                 plang,
@@ -417,12 +452,14 @@ class Lobby:
             now = self.ctx.clock()
             votes = await self.ctx.storage.vote_stop(rec.id, user.id, at=now, since=now - timedelta(seconds=VOTE_TTL))
             if not votes.majority:
+                self.ctx.table_changed(rec)  # the web tables show the vote with its buttons
                 stamp = int(now.timestamp())
                 return messages.stop_vote_message(
                     rec.id, stamp, user.name, len(votes.voters), votes.players, VOTE_TTL, lang
                 )
         was_playing = rec.status == PLAYING
         rec = await self.ctx.storage.abandon_table(rec.id)
+        self.ctx.table_changed(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         if was_playing:
             await self.publishing.refresh_table(rec)
@@ -457,10 +494,13 @@ class Lobby:
     async def press_stop_agree(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """Agree to stop: the presser's vote; the vote's message shows the new count, or that the table closed."""
         rec = await self.voted_table(press, p, user, lang)
-        msg = await self.stop_table(rec, user, lang)
+        chat_rec = await self.people.chat_by_id(rec.chat_id)
+        msg = await self.stop_table(rec, user, lang if press.message else self.people.chat_lang(chat_rec))
         if msg.buttons:
             if press.message is not None:
                 await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
+            else:  # from the web table: the group sees the vote with its new count
+                await self.ctx.port_for(chat_rec.platform).send_public(self.ctx.chat_value(chat_rec), msg)
             return t(lang, "Your vote counts.")
         await self.close_vote(press, msg)
         return None
@@ -469,7 +509,13 @@ class Lobby:
         """Keep playing: the vote ends and every vote to stop is forgotten."""
         rec = await self.voted_table(press, p, user, lang)
         await self.ctx.storage.drop_stop_votes(rec.id)
-        await self.close_vote(
-            press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
-        )
+        self.ctx.table_changed(rec)
+        if press.message is None:  # from the web table: the group learns it in its own language
+            chat_rec = await self.people.chat_by_id(rec.chat_id)
+            line = t(self.people.chat_lang(chat_rec), "{name} wants to keep playing: the game goes on.", name=user.name)
+            await self.publishing.announce(rec, chat_rec, line)
+        else:
+            await self.close_vote(
+                press, Message(t(lang, "{name} wants to keep playing: the game goes on.", name=user.name))
+            )
         return t(lang, "The game goes on.")

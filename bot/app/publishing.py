@@ -2,7 +2,10 @@
 player's private hand, invitations; all through the platform's port (``Context.port_for``).
 
 Pictures are drawn in the context's thread pool, off the event loop. A private message is edited only when the
-hand or the choices it shows changed.
+hand or the choices it shows changed. Every write of a hand or of the table message carries the table version it
+shows: the port sends none older than what the message holds, whichever worker wrote that (``bot.written``). A
+hand shown anew as a new message retires the old one in the same step (``send_private(replaces=…)``); when the
+old one already shows a newer version, the hand is read again from storage and shown anew at that version.
 """
 
 from __future__ import annotations
@@ -20,7 +23,19 @@ from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
 from bot.messages import LobbyView, SeatInfo
-from bot.port import Button, Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.port import (
+    Button,
+    Chat,
+    Command,
+    Message,
+    MessageGone,
+    MessageRef,
+    Press,
+    PrivateStart,
+    Stale,
+    Unreachable,
+    User,
+)
 from bot.storage import FINISHED, PLAYING, ChatRec, TableRec, UserRec
 from core import games
 from core.base import Event, GameState
@@ -33,6 +48,7 @@ HELD = "held"  # a rematch lobby's option: the people whose seats are held until
 PENDING = "deal_pending"  # the key of a table's message reference while its finished round is on view
 DEALING = "deal_showing"  # ... while one worker posts the next deal's table (its clock's epoch seconds)
 DEAL_LEASE = 60.0  # seconds after which a worker's unfinished posting of a deal is taken over by another
+ANEW_ATTEMPTS = 3  # a hand shown anew, read again from storage when the old message shows a newer version
 
 
 def _private_key(view: dict[str, Any]) -> str:
@@ -50,6 +66,8 @@ class Publishing:
         # shows the next deal of a table whose finished round is on view (``bot.app.rounds`` sets it): the table
         # lane's work calls it instead of editing the finished round's message
         self.on_pending: Callable[[int], Awaitable[None]] | None = None
+        # lines a finished game's final sheet adds (``bot.app.achievements`` sets it: what each player earned)
+        self.on_final: Callable[[TableRec, list[str], str], Awaitable[list[str]]] | None = None
 
     async def reply(self, cmd: Command, msg: Message) -> None:
         port = self.ctx.port_for(cmd.user.platform)
@@ -79,28 +97,31 @@ class Publishing:
     async def send_private(self, user: User, msg: Message, via: Press | Command | PrivateStart | None = None) -> Any:
         return await self.ctx.port_for(user.platform).send_private(user, msg, via=via)
 
-    async def edit_or_send_private(self, user: User, ref: Any, msg: Message, via: Any = None) -> Any:
+    async def edit_or_send_private(
+        self, user: User, ref: Any, msg: Message, via: Any = None, *, version: int | None = None
+    ) -> Any:
         """Edit the user's private message in place, or send a new one when there is none (or it is gone)."""
         port = self.ctx.port_for(user.platform)
         if ref is not None and via is None:
             try:
-                return await port.edit_private(user, ref, msg)
+                return await port.edit_private(user, ref, msg, version=version)
             except MessageGone:
                 pass
-        return await port.send_private(user, msg, via=via)
+        return await port.send_private(user, msg, via=via, version=version)
 
     async def answer_early(self, press: Press) -> None:
         """Answer a press before the rest of its work (a stored move is answered before it is drawn)."""
         await self.ctx.answer(press)
 
-    async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message) -> None:
-        """Edit the table's public message, or post it when there is none; remember where it now is."""
+    async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message, version: int | None = None) -> None:
+        """Edit the table's public message, or post it when there is none; remember where it now is. ``version``:
+        the table version it shows (None: the lobby, a closing line)."""
         port = self.ctx.port_for(chat.platform)
         ref = MessageRef.from_json(rec.message_ref)
         if ref is None:
-            new = await port.send_public(self.ctx.chat_value(chat), msg)
+            new = await port.send_public(self.ctx.chat_value(chat), msg, version=version)
         else:
-            new = await port.edit_public(ref, msg)
+            new = await port.edit_public(ref, msg, version=version)
         if ref is None or new != ref:
             await self.ctx.storage.set_message_ref(rec.id, new.to_json())
 
@@ -132,7 +153,9 @@ class Publishing:
             label=messages.show_mine(rec.game, lang),
         )
 
-    def seat_infos(self, rec: TableRec, lang: str) -> list[SeatInfo | None]:
+    @staticmethod
+    def seat_infos(rec: TableRec, lang: str) -> list[SeatInfo | None]:
+        """Who sits where, as the table's pictures and texts name them (pure: also for tests that check them)."""
         out: list[SeatInfo | None] = [None] * rec.players
         for s in rec.seats:
             if s.seat >= rec.players:
@@ -144,12 +167,14 @@ class Publishing:
                 out[s.seat] = SeatInfo(s.seat, name, None, s.taken_over, True)
         return out
 
-    def names(self, rec: TableRec, lang: str) -> list[str]:
-        infos = self.seat_infos(rec, lang)
+    @staticmethod
+    def names(rec: TableRec, lang: str) -> list[str]:
+        infos = Publishing.seat_infos(rec, lang)
         return [i.name if i else "?" for i in infos]
 
-    def infos(self, rec: TableRec, lang: str) -> list[SeatInfo]:
-        return [i or SeatInfo(n, "?") for n, i in enumerate(self.seat_infos(rec, lang))]
+    @staticmethod
+    def infos(rec: TableRec, lang: str) -> list[SeatInfo]:
+        return [i or SeatInfo(n, "?") for n, i in enumerate(Publishing.seat_infos(rec, lang))]
 
     def lobby_msg(self, rec: TableRec, lang: str, page: str = "main") -> Message:
         host = next((s.user.name for s in rec.seats if s.user_id == rec.host_user_id and s.user), "—")
@@ -220,7 +245,7 @@ class Publishing:
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
         live = await self.ctx.live(rec)
-        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes), live.version)
 
     def publish(
         self,
@@ -254,6 +279,21 @@ class Publishing:
 
             self.ctx.outbox.append(("chat", rec.chat_id), sheet)
         return shown
+
+    async def show_current(self, table_id: int) -> None:
+        """Queue the table's current state, every hand and the table message, as ``publish`` does: for a press
+        whose move another worker stored, which may have died before showing it. What a message shows already
+        is not sent again (``bot.written``), so when that worker did show it, this costs no write."""
+        rec = await self.ctx.storage.table(table_id)
+        if rec.status != PLAYING:
+            return
+        live = await self.ctx.live(rec)
+        snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
+        for s in rec.seats:
+            self.shown_keys.pop((rec.id, s.seat), None)  # what this worker showed may not be what is shown
+        hands = self.queue_hands(rec, snap)
+        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, None))
+        self.published[rec.id] = (hands, shown)
 
     async def settled(self, table_id: int) -> None:
         """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
@@ -306,7 +346,7 @@ class Publishing:
         rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
-        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes))
+        await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes), live.version)
 
     async def post_sheet(self, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str) -> None:
         state = live.state
@@ -335,20 +375,12 @@ class Publishing:
         for r in sorted(rows, key=lambda r: r.place):
             if r.user_id is None or r.rating_after is None:
                 continue
-            before = r.rating_before or 0.0
-            delta = r.rating_after - before
-            line = t(
-                lang,
-                "{name}: rating {rating} ({delta} this game)",
-                name=names[r.seat],
-                rating=f"{r.rating_after:.1f}",
-                delta=f"{delta:+.1f}",
-            )
-            if r.rating_points is not None:
-                line += " · " + t(lang, "+{n} rating points", n=r.rating_points)
-            parts.append(line)
+            delta = r.rating_after - (r.rating_before or 0.0)
+            parts.append(texts.rating_line(rec.game, names[r.seat], r.rating_after, delta, r.rating_points, lang))
         if self.ctx.hints(rec):
             parts.append(t(lang, "Not rated: hints were on."))
+        if self.on_final is not None:
+            parts += await self.on_final(rec, names, lang)
         return "\n".join(parts)
 
     async def send_hand(
@@ -364,7 +396,30 @@ class Publishing:
         invite: bool = True,
     ) -> bool:
         """Send or edit the seat's private message (``view``: the seat's view when the caller has it). False when
-        the user cannot be reached privately (then he is invited in the group, unless ``invite`` is False)."""
+        the user cannot be reached privately (then he is invited in the group, unless ``invite`` is False).
+        An edit older than what the message shows is not made (the newer hand is there); a hand shown anew when
+        the old message shows a newer version is read again from storage and shown at that version."""
+        for _ in range(ANEW_ATTEMPTS):
+            try:
+                return await self._send_hand(rec, seat, step, press, via, fresh, view, invite)
+            except Stale:
+                if not (fresh or via is not None) or step is not None:
+                    return True  # the message shows a newer hand already: it stays
+                rec, view = await self.ctx.storage.table(rec.id), None
+        log.info("the hand of seat %s at table %s was not shown anew: the table kept moving", seat, rec.id)
+        return True
+
+    async def _send_hand(
+        self,
+        rec: TableRec,
+        seat: int,
+        step: str | None,
+        press: Press | None,
+        via: Any,
+        fresh: bool,
+        view: dict[str, Any] | None,
+        invite: bool,
+    ) -> bool:
         seat_rec = next((s for s in rec.seats if s.seat == seat), None)
         if seat_rec is None or seat_rec.user is None:
             return False
@@ -403,32 +458,27 @@ class Publishing:
         if not view.get("finished"):
             msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang, self.ctx.webapp_key)
         ref = MessageRef.from_json(seat_rec.private_ref)
+        port = self.ctx.port_for(user.platform)
+        version = rec.version
         try:
             if press is not None and step is not None and press.message is not None:
-                new_ref = await self.ctx.port_for(user.platform).edit_private(user, press.message, msg)
-            elif fresh or via is not None:
-                new_ref = await self.send_private(user, msg, via=press or via)
+                new_ref = await port.edit_private(user, press.message, msg, version=version)
+            elif fresh or via is not None:  # anew, below the chat; the old message keeps its picture only
+                old = Message(
+                    t(lang, "Your hand is shown again in a newer message."), image=msg.image, image_name=msg.image_name
+                )
+                new_ref = await port.send_private(
+                    user, msg, via=press or via, version=version, replaces=ref, retired=old
+                )
             else:
-                new_ref = await self.edit_or_send_private(user, ref, msg)
+                new_ref = await self.edit_or_send_private(user, ref, msg, version=version)
         except Unreachable:
             if invite:
                 await self.invite(rec, chat, seat_rec.user, self.people.chat_lang(chat))
             return False
         if new_ref is not None and new_ref != ref:
             await self.ctx.storage.update_seat(rec.id, seat, private_ref=new_ref.to_json())
-            if ref is not None and (fresh or via is not None):
-                await self.retire_hand(user, ref, msg, lang)
         return True
-
-    async def retire_hand(self, user: Any, ref: MessageRef, msg: Message, lang: str) -> None:
-        """An older hand message loses its buttons when the hand is shown again (best effort)."""
-        old = Message(
-            t(lang, "Your hand is shown again in a newer message."), image=msg.image, image_name=msg.image_name
-        )
-        try:
-            await self.ctx.port_for(user.platform).edit_private(user, ref, old)
-        except Exception:  # an expired or deleted message needs nothing
-            log.info("an older hand message could not be retired")
 
 
 def with_open_button(

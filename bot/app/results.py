@@ -6,7 +6,7 @@ last and the others by total (lower is better). Equal totals share a place.
 Ratings: every human seat is rated with openskill's multiplayer Plackett–Luce model against everyone at the
 table. A computer seat takes part with a fixed rating for its level (never stored), so beating a strong computer
 counts for more than beating an easy one. The stored rating shown to players is openskill's ordinal
-(mu − 3·sigma). Kozel also keeps the rating points of RULES.md §3 (``core.kozel.scoring``): when a seat that
+(mu − 3·sigma). Kozel also keeps the rating points of docs/rules-kozel.md (``core.kozel.scoring``): when a seat that
 was taken over by the computer after three timeouts is still taken over at the end, the game counts as ended by
 that player's timeout and the timeout formula applies.
 """

@@ -81,11 +81,11 @@ class Rounds:
         ref = MessageRef.from_json(rec.message_ref)
         port = self.ctx.port_for(chat.platform)
         try:
-            shown = await port.edit_public(ref, msg) if ref is not None else None
+            shown = await port.edit_public(ref, msg, version=rec.version) if ref is not None else None
         except MessageGone:
             shown = None
         if shown is None:
-            shown = await port.send_public(self.ctx.chat_value(chat), msg)
+            shown = await port.send_public(self.ctx.chat_value(chat), msg, version=rec.version)
         await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
         self.lines[rec.id] = lines
         self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec.id, pause, then))
@@ -167,13 +167,13 @@ class Rounds:
         # the new table tells the new round only (``Publishing.table_msg``): the finished round's plays are on the
         # sheet just above it
         table = await self.publishing.table_msg(rec, live, lang)
-        new = await port.send_public(self.ctx.chat_value(chat), table)
+        new = await port.send_public(self.ctx.chat_value(chat), table, version=rec.version)
         await self.ctx.storage.set_message_ref(rec.id, new.to_json())
         latest = await self.ctx.storage.table(table_id)
         if latest.status == PLAYING and latest.version != rec.version:  # moves stored meanwhile by another worker
             again = await self.publishing.table_msg(latest, await self.ctx.live(latest), lang)
             with contextlib.suppress(MessageGone):
-                await port.edit_public(new, again)
+                await port.edit_public(new, again, version=latest.version)
 
     async def sheet(self, rec: TableRec, live: Live, chat: ChatRec, lang: str, lines: list[str]) -> Message:
         """The round's score sheet (all rounds so far) with the round's sentences."""

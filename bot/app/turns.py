@@ -14,21 +14,22 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import messages, payloads, texts
+from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import Publishing
+from bot.app.publishing import ANEW_ATTEMPTS, Publishing
 from bot.app.rounds import Rounds
 from bot.hints import hint_text
 from bot.live import Live, first_state, step
 from bot.notice import Notice
 from bot.payloads import Payload
-from bot.port import Button, Chat, Message, MessageGone, MessageRef, Press, Unreachable
+from bot.port import Button, Chat, Message, MessageRef, Press, Stale, Unreachable
 from bot.storage import LOBBY, PLAYING, ChatRec, Conflict, ResultSpec, TableRec, UserRec
 from core.ai.player import ComputerPlayer
 from core.ai.search import DEFAULT
@@ -48,6 +49,8 @@ class Turns:
         self.people = people
         self.publishing = publishing
         self.rounds = rounds
+        # a daily attempt's round ended (``bot.app.daily`` sets it): its result is counted and shown
+        self.on_solo_end: Callable[[TableRec, GameState], Awaitable[None]] | None = None
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
         state, events = first_state(rec.game, rec.players, self.ctx.core_options(rec), rec.seed)
@@ -79,6 +82,7 @@ class Turns:
                 rec, seat = await self.my_seat(p, user, lang, current=True)
             except Notice:
                 if await self.stored_by(key, table_id):  # delivered twice: the other delivery stored it
+                    await self.publishing.show_current(table_id)  # its worker may have died before showing it
                     return None
                 raise
             try:
@@ -105,6 +109,7 @@ class Turns:
                 )
             except Conflict:
                 if await self.stored_by(key, table_id):  # another worker stored this very press first
+                    await self.publishing.show_current(table_id)
                     return None
                 raise
         await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
@@ -134,6 +139,7 @@ class Turns:
                 raise Notice(t(lang, "Your seat is already yours."))
             await self.ctx.storage.update_seat(rec.id, seat, taken_over=False, timeouts=0)
             rec = await self.ctx.storage.table(rec.id)
+            self.ctx.table_changed(rec)
             live = await self.ctx.live(rec)
             deadline, kind = self.deadline_for(rec, live.state)
             if deadline is not None:
@@ -185,6 +191,10 @@ class Turns:
         if seat is None:
             raise Notice(t(lang, "You are not playing at this table."), True)
         if current and p.version != rec.version:
+            if p.version is not None and p.version < rec.version:
+                # the presser's screen is behind the table (the worker that stored the newer move may have died
+                # before it showed it): the current state goes out; what is shown already costs no write
+                await self.publishing.show_current(rec.id)
             raise Notice(t(lang, "This button is out of date: the game has moved on."), True)
         return rec, seat
 
@@ -217,12 +227,17 @@ class Turns:
         presser's button is answered then."""
         before = live.state
         new, events, dealt, deal = step(before, action)
+        solo_end = False
+        if (dealt or new.finished) and daily.of_table(rec.options) is not None:
+            ended, ended_events = before.apply(action) if dealt else (new, events)
+            if daily.round_row(ended) is not None:  # a daily attempt is one round: the next deal is never dealt
+                new, events, dealt, deal, solo_end = ended, ended_events, False, [], True
         taken = {s.seat: s.taken_over for s in rec.seats}
         for s, fields in (seat_updates or {}).items():
             if "taken_over" in fields:
                 taken[s] = bool(fields["taken_over"])
         result_rows: list[ResultSpec] | None = None
-        if new.finished:
+        if new.finished or solo_end:
             result_rows = await self.final_results(rec, new, taken)
         probe = rec if not seat_updates else _with_taken(rec, taken)
         # a new deal is shown after the table's round pause: its first turn's timer starts then
@@ -245,9 +260,10 @@ class Turns:
         except Conflict:
             self.ctx.forget(rec.id)
             raise
-        live.state = new
-        live.version = stored.version
-        live.advance(events, dealt, deal)
+        if live.version < stored.version:  # a reader (a web table's poll) may have caught it up from the log already
+            live.state = new
+            live.version = stored.version
+            live.advance(events, dealt, deal)
         self.ctx.live_tables[rec.id] = live
         self.ctx.table_changed(stored)
         if on_stored is not None:
@@ -264,7 +280,10 @@ class Turns:
             )
             self.publishing.published[stored.id] = (shown,)
             return stored
-        self.publishing.publish(stored, live, before, events, round_ended=new.finished, notes=notes)
+        self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
+        if solo_end and self.on_solo_end is not None:
+            hook, state = self.on_solo_end, new
+            self.ctx.outbox.append(("chat", stored.chat_id), lambda: hook(stored, state))
         self.kick_if_computer(stored)
         return stored
 
@@ -287,7 +306,7 @@ class Turns:
         ratings = await self.ctx.storage.ratings(rec.chat_id, rec.game, humans)
         flags = [taken.get(s, False) for s in range(rec.players)]
         rows = results.results(state, user_ids, computers, flags, ratings)
-        if self.ctx.hints(rec):  # a game played with hints is not rated: places and totals only
+        if self.ctx.hints(rec) or daily.of_table(rec.options) is not None:  # not rated: places and totals only
             rows = [
                 replace(r, rating_before=None, rating_after=None, mu=None, sigma=None, rating_points=None) for r in rows
             ]
@@ -331,6 +350,13 @@ class Turns:
         except Exception:
             log.exception("the computer driver of table %s failed", table_id)
 
+    def seat_seed(self, rec: TableRec, seat: int) -> str:
+        """The seed of a computer seat of this table: a daily deal's from the day's seed (every member meets the
+        same answers to the same plays), any other table's from ``ai_seed``."""
+        if daily.of_table(rec.options) is not None:
+            return daily.computer_seed(rec.seed, seat)
+        return self.ai_seed(rec.id, seat)
+
     def ai_seed(self, table_id: int, seat: int) -> str:
         """A computer seat's seed: a keyed hash of the table and seat, independent of the deal's seed."""
         return hashlib.blake2b(f"ai:{table_id}:{seat}".encode(), key=self.ctx.ai_key, digest_size=8).hexdigest()
@@ -340,7 +366,7 @@ class Turns:
         never more than the bot's ``think_cap``), so it answers in time; the cap is what makes it anytime."""
         cap = DEFAULT.cap_ms or 300.0
         budget = replace(DEFAULT, cap_ms=min(cap, self.ctx.think_cap * 1000))
-        return ComputerPlayer(rec.game, level, seed=self.ai_seed(rec.id, seat), budget=budget)
+        return ComputerPlayer(rec.game, level, seed=self.seat_seed(rec, seat), budget=budget)
 
     async def decide(self, rec: TableRec, live: Live, seat: int, level: str) -> Action:
         """The computer's move, thought out in the thread pool and bounded in wall time."""
@@ -356,7 +382,7 @@ class Turns:
             return await asyncio.wait_for(loop.run_in_executor(pool, player.decide, view, history), self.ctx.think_cap)
         except TimeoutError:
             log.warning("a %s computer at table %s took too long; the normal level moves", level, rec.id)
-        quick = ComputerPlayer(rec.game, "normal", seed=self.ai_seed(rec.id, seat))
+        quick = ComputerPlayer(rec.game, "normal", seed=self.seat_seed(rec, seat))
         return await loop.run_in_executor(self.ctx.pool, quick.decide, view, history)
 
     def deadline_for(self, rec: TableRec, state: GameState, later: float = 0) -> tuple[datetime | None, str | None]:
@@ -384,6 +410,8 @@ class Turns:
         """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
         now = self.ctx.clock()
         due = await self.ctx.storage.claim_due(now)
+        metrics.TIMERS_DUE.set(len(due))
+        metrics.TIMERS_FIRED.inc(len(due))
         for rec in due:
             try:
                 await self.fire(rec, now)
@@ -465,17 +493,23 @@ class Turns:
         """The ``table`` command: post the table message anew (later moves edit the new one) and send the hand
         again, as a new message, to the asker and to every player the game is asking for a choice."""
         chat = await self.people.chat_by_id(rec.chat_id)
-        live = await self.ctx.live(rec)
-        msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
         port = self.ctx.port_for(chat.platform)
-        old = MessageRef.from_json(rec.message_ref)
-        ref = await port.send_public(self.ctx.chat_value(chat), msg)
-        await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
-        if old is not None and old != ref:  # the old table message is retired: its picture stays, its buttons go
+        for _ in range(ANEW_ATTEMPTS):  # the old message shows a newer move: the table is read again
+            live = await self.ctx.live(rec)
+            msg = await self.publishing.table_msg(rec, live, self.people.chat_lang(chat))
+            old = MessageRef.from_json(rec.message_ref)
+            # in one step: the new message, later edits of the old one made to it, the old one retired (its
+            # picture stays, its buttons go)
+            retired = Message(msg.text, image=msg.image, image_name=msg.image_name)
             try:
-                await port.edit_public(old, Message(msg.text, image=msg.image, image_name=msg.image_name))
-            except (MessageGone, Unreachable):
-                log.info("the old table message of table %s could not be retired", rec.id)
+                ref = await port.send_public(
+                    self.ctx.chat_value(chat), msg, version=live.version, replaces=old, retired=retired
+                )
+            except Stale:
+                rec = await self.ctx.storage.table(rec.id)
+                continue
+            await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
+            break
         rec = await self.ctx.storage.table(rec.id)
         for s in rec.seats:
             if s.user is None:

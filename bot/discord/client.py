@@ -10,6 +10,7 @@ the worker is given its own shards (``shard_ids`` of ``shard_count``: several wo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -51,9 +52,11 @@ class TableClient(discord.AutoShardedClient):
         shard_count: int | None = None,
         shard_ids: list[int] | None = None,
         clock: Callable[[], float] = time.time,
+        activity: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(intents=discord.Intents(guilds=True), shard_count=shard_count, shard_ids=shard_ids, **options)
+        self.web_activity = activity  # the web table runs as this application's Activity (bot.webapp.activity)
         self.tree: app_commands.CommandTree[TableClient] = app_commands.CommandTree(self)
         for command in commands.build(self._run_command):
             self.tree.add_command(command)
@@ -73,8 +76,21 @@ class TableClient(discord.AutoShardedClient):
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(commands.CatalogTranslator())
-        await self.tree.sync()
+        await self.sync_commands()
         self.synced.set()
+
+    async def sync_commands(self) -> None:
+        """The slash commands, and with the Activity its entry-point command, in one bulk overwrite."""
+        if not self.web_activity:
+            await self.tree.sync()
+            return
+        translator = self.tree.translator
+        payload = [
+            await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+            for c in self.tree.get_commands()
+        ]
+        assert self.application_id is not None
+        await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, commands.entry_point()])
 
     def _handler(self) -> Handler:
         if self.handler is None:
@@ -175,6 +191,19 @@ class TableClient(discord.AutoShardedClient):
         except Exception:
             log.exception("the application failed on a press %r", payload)
             await self.tell(handle, texts.failed(handle.locale))
+
+    async def on_launch(self, interaction: discord.Interaction[Any]) -> None:
+        """ "Open the table" with the web table as an Activity: launch it in the channel (nothing of the
+        application's changes); a button left from when the Activity was on is told it is out of date."""
+        try:
+            if self.web_activity:
+                await interaction.response.launch_activity()
+            else:
+                await interaction.response.send_message(texts.out_of_date(str(interaction.locale)), ephemeral=True)
+        except discord.HTTPException as e:
+            log.warning("the Activity could not be launched: %s", e)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(texts.failed(str(interaction.locale)), ephemeral=True)
 
     async def on_start(self, interaction: discord.Interaction[Any], start_payload: str) -> None:
         """A press on an invitation's button: the user comes to see his private view."""

@@ -1,4 +1,4 @@
-"""The slash commands (the 13 of ``bot.port.COMMANDS``) and their translation into Russian and Ukrainian.
+"""The slash commands (every one of ``bot.port.COMMANDS``) and their translation into Russian and Ukrainian.
 
 Every name, description and choice is an English msgid of the project's one gettext domain (``core.i18n``),
 marked with ``N_`` so ``make messages`` extracts it. ``CatalogTranslator`` hands Discord the ``ru`` and ``uk``
@@ -42,6 +42,8 @@ class Option:
 
 GAMES = tuple((game.name, game.title) for game in games.GAMES)
 LANGUAGES = (("en", "English"), ("ru", "Русский"), ("uk", "Українська"))
+ON_OFF = (("on", N_("on")), ("off", N_("off")))
+SEASONS = (("month", N_("a month")), ("quarter", N_("a quarter")), ("none", N_("no seasons")))
 
 # (name msgid, description msgid, options), in the order of bot.port.COMMANDS
 SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
@@ -85,6 +87,21 @@ SPECS: dict[str, tuple[str, str, tuple[Option, ...]]] = {
         N_("The record of a game as a file"),
         (Option("number", N_("The number of a finished game, as /history shows it")),),
     ),
+    "daily": (
+        N_("/daily"),
+        N_("Today's deal: everyone plays the same deal"),
+        (Option("game", N_("The game of today's deal"), choices=GAMES),),
+    ),
+    "notify": (
+        N_("/notify"),
+        N_("A private message when a table opens here"),
+        (Option("state", N_("On or off"), choices=ON_OFF),),
+    ),
+    "season": (
+        N_("/season"),
+        N_("How long a season of the leaderboard lasts"),
+        (Option("length", N_("A month, a quarter or no seasons"), choices=SEASONS),),
+    ),
     "help": (N_("/help"), N_("How to play with this bot"), ()),
 }
 
@@ -109,6 +126,12 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
     async def language(interaction: discord.Interaction[Any], language: str = "") -> None:
         await run(interaction, name, language)
 
+    async def state(interaction: discord.Interaction[Any], state: str = "") -> None:
+        await run(interaction, name, state)
+
+    async def length(interaction: discord.Interaction[Any], length: str = "") -> None:
+        await run(interaction, name, length)
+
     async def number(
         interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -119,13 +142,15 @@ def _callback(name: str, options: tuple[Option, ...], run: Runner) -> Callable[.
         (("game", True), ("players", False)): game_and_players,
         (("game", False),): game,
         (("language", False),): language,
+        (("state", False),): state,
+        (("length", False),): length,
         (("number", False),): number,
     }
     return shapes[shape]
 
 
 def build(run: Runner) -> list[app_commands.Command[Any, ..., None]]:
-    """The 13 commands; each one calls ``run(interaction, name, args)``."""
+    """The commands; each one calls ``run(interaction, name, args)``."""
     out = []
     for name, (name_id, description, options) in SPECS.items():
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
@@ -162,3 +187,21 @@ class CatalogTranslator(app_commands.Translator):
             if not NAME_RE.fullmatch(text) or text != text.lower():
                 return None
         return text
+
+
+def entry_point() -> dict[str, Any]:
+    """The Activity's entry-point command (type 4, ``PRIMARY_ENTRY_POINT``): Discord launches the Activity itself
+    (handler 2, ``DISCORD_LAUNCH_ACTIVITY``) from the app launcher. A bulk overwrite of the commands must include
+    it once the Activity is enabled (Discord refuses to remove it), so it is synced with the others."""
+    description = N_("Open the card table in this channel")
+    return {
+        "name": "launch",
+        "type": 4,
+        "handler": 2,
+        "description": description,
+        "description_localizations": {
+            locale.value: t(lang, description) for locale, lang in LOCALES.items() if lang != "en"
+        },
+        "contexts": [0],
+        "integration_types": [0],
+    }

@@ -7,7 +7,8 @@ behind a short prefix of the adapter's own (at most 8 characters, as ``bot.port`
 * ``t:<payload>`` — a button; ``t<n>:<payload>`` when the same payload appears twice on one message
   (custom ids must be unique per message);
 * ``s<n>:<key>`` — the n-th select menu of a message; the chosen option's value is the payload;
-* ``p:<start_payload>`` — the "open my private view" button of an invitation, answered with ``PrivateStart``.
+* ``p:<start_payload>`` — the "open my private view" button of an invitation, answered with ``PrivateStart``;
+* ``x:launch`` — "Open the table" where the web table runs as a Discord Activity: answered by launching it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ _PAYLOAD = "[A-Za-z0-9_\\-.,=~!*]"
 BUTTON_TEMPLATE = re.compile(rf"t(?P<dup>\d{{0,2}}):(?P<payload>{_PAYLOAD}{{1,{MAX_PAYLOAD}}})")
 SELECT_TEMPLATE = re.compile(r"s(?P<index>\d):(?P<key>[A-Za-z0-9_-]{0,40})")
 START_TEMPLATE = re.compile(r"p:(?P<payload>[A-Za-z0-9_-]{0,64})")
-TEMPLATES = (BUTTON_TEMPLATE, SELECT_TEMPLATE, START_TEMPLATE)
+LAUNCH_ID = "x:launch"
+LAUNCH_TEMPLATE = re.compile(re.escape(LAUNCH_ID))
+TEMPLATES = (BUTTON_TEMPLATE, SELECT_TEMPLATE, START_TEMPLATE, LAUNCH_TEMPLATE)
 
 
 def is_payload(payload: str) -> bool:

@@ -70,6 +70,8 @@ class Receiver(Protocol):
 
     async def on_start(self, interaction: discord.Interaction[Any], start_payload: str) -> None: ...
 
+    async def on_launch(self, interaction: discord.Interaction[Any]) -> None: ...
+
 
 def user_of(interaction: discord.Interaction[Any]) -> User:
     u = interaction.user

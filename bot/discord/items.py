@@ -120,11 +120,35 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.S
         await _client(interaction).on_start(interaction, self.start_payload)
 
 
-DYNAMIC_ITEMS = (PayloadButton, PayloadSelect, StartButton)
+class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LAUNCH_TEMPLATE):
+    """ "Open the table" where the web table is a Discord Activity: the press is answered by launching the Activity
+    in the channel (the launch-activity interaction response); the Activity's page then signs the user in."""
+
+    @classmethod
+    def make(cls, label: str, row: int | None = None) -> LaunchButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=clip(label, MAX_BUTTON_LABEL), style=discord.ButtonStyle.success, custom_id=ids.LAUNCH_ID, row=row
+        )
+        return cls(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LaunchButton:
+        return cls(item if isinstance(item, discord.ui.Button) else discord.ui.Button(custom_id=ids.LAUNCH_ID))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _client(interaction).on_launch(interaction)
 
 
-def build_view(rows: list[Row], extra: list[discord.ui.Item[Any]] | None = None) -> discord.ui.View:
-    """A view (no timeout: every item is dynamic) holding the planned rows, then any extra items."""
+DYNAMIC_ITEMS = (PayloadButton, PayloadSelect, StartButton, LaunchButton)
+
+
+def build_view(
+    rows: list[Row], extra: list[discord.ui.Item[Any]] | None = None, *, activity: bool = False
+) -> discord.ui.View:
+    """A view (no timeout: every item is dynamic) holding the planned rows, then any extra items. With the web
+    table as an Activity (``activity``), a web-app button launches it instead of linking to its page."""
     view = discord.ui.View(timeout=None)
     seen: Counter[str] = Counter()
     selects = 0
@@ -134,7 +158,9 @@ def build_view(rows: list[Row], extra: list[discord.ui.Item[Any]] | None = None)
             selects += 1
             continue
         for b in row.buttons:
-            if b.url:
+            if b.web_app and activity:
+                view.add_item(LaunchButton.make(b.label, row=number))
+            elif b.url:
                 view.add_item(discord.ui.Button(label=clip(b.label, MAX_BUTTON_LABEL), url=b.url, row=number))
             else:
                 view.add_item(PayloadButton.make(b, seen[b.payload], row=number))

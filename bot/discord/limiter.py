@@ -14,17 +14,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.port import Message, MessageRef
 
 log = logging.getLogger(__name__)
 
-Edit = Callable[[MessageRef, Message], Awaitable[None]]
+Edit = Callable[..., Awaitable[None]]  # (ref, msg, **options given to ``submit``)
 
 
 @dataclass
 class _Channel:
-    pending: dict[str, tuple[MessageRef, Message]] = field(default_factory=dict)
+    pending: dict[str, tuple[MessageRef, Message, dict[str, Any]]] = field(default_factory=dict)
     last: float = float("-inf")
     task: asyncio.Task[None] | None = None
 
@@ -40,12 +41,17 @@ class EditQueue:
         self.sent = 0
         self.dropped = 0
 
-    def submit(self, ref: MessageRef, msg: Message) -> None:
-        """Show ``msg`` in ``ref`` soon; replaces any content still waiting for that message."""
+    def submit(self, ref: MessageRef, msg: Message, **options: Any) -> None:
+        """Show ``msg`` in ``ref`` soon; replaces any content still waiting for that message, unless that content
+        is of a newer table version (``options["version"]``, passed on to the edit with the other options)."""
         channel = self._channels.setdefault(ref.chat_id, _Channel())
-        if ref.message_id in channel.pending:
+        waiting = channel.pending.get(ref.message_id)
+        if waiting is not None:
             self.dropped += 1
-        channel.pending[ref.message_id] = (ref, msg)
+            old, new = waiting[2].get("version"), options.get("version")
+            if old is not None and new is not None and new < old:
+                return  # the waiting content shows a newer table
+        channel.pending[ref.message_id] = (ref, msg, options)
         if channel.task is None or channel.task.done():
             channel.task = asyncio.create_task(self._drain(channel))
 
@@ -55,10 +61,10 @@ class EditQueue:
             if wait > 0:
                 await asyncio.sleep(wait)
             message_id = next(iter(channel.pending))
-            ref, msg = channel.pending.pop(message_id)
+            ref, msg, options = channel.pending.pop(message_id)
             channel.last = self._clock()
             try:
-                await self._edit(ref, msg)
+                await self._edit(ref, msg, **options)
                 self.sent += 1
             except Exception:
                 log.exception("editing message %s in channel %s failed", ref.message_id, ref.chat_id)

@@ -12,6 +12,11 @@
   message shows the new content in place of that message (one message per hand, not a new one per move).
   When no live token is left, ``Unreachable`` is raised and the user
   gets his view again with his next press ("Show my hand").
+* Order (issue 36): every table message and hand written here records the table version and fingerprint it
+  shows (``bot.written``); an older write is not made, nor one that changes nothing. A hand shown anew leaves a
+  forward from the old message, so a later edit of the old one is made to the new one; the old one is retired.
+  (A Discord worker edits a user's ephemeral messages only through interactions it received itself, so these
+  records live in its memory.)
 * ``answer`` sends the press's notice as an ephemeral message (Discord has no toasts); a press without a
   notice needs nothing more, it was acknowledged when it arrived.
 """
@@ -31,7 +36,8 @@ from bot.discord.interactions import PLATFORM, TOKEN_LIFETIME, Handle
 from bot.discord.items import StartButton, build_view
 from bot.discord.layout import MAX_CONTENT, clip, files, plan_rows, text_parts
 from bot.discord.limiter import EditQueue
-from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Stale, Unreachable, User
+from bot.written import Written
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +61,7 @@ class DiscordPort:
         self.clock = clock or client.clock or time.time
         self.edits = EditQueue(self._edit_now, edit_interval)
         self._moved: dict[str, MessageRef] = {}  # message id -> the message that shows its content now
+        self.written = Written()  # message id -> the table version and fingerprint it shows
         self._invites: dict[tuple[str, str], tuple[MessageRef, list[str], list[str]]] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -66,7 +73,7 @@ class DiscordPort:
         rows = plan_rows(msg.buttons)
         if not rows and not extra:
             return None
-        return build_view(rows, extra)
+        return build_view(rows, extra, activity=self.client.web_activity)
 
     def _alive(self, received: float) -> bool:
         return self.clock() < received + TOKEN_LIFETIME - TOKEN_MARGIN
@@ -99,35 +106,71 @@ class DiscordPort:
 
     # ------------------------------------------------------------------ public messages
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
+        old = self._replacing(replaces, version)
         handle = _handle(reply_to)
+        new: MessageRef | None = None
         if handle is not None and self._alive(handle.received) and await handle.take_placeholder():
             try:
                 sent: discord.Message = await handle.interaction.edit_original_response(
                     **self._edit_kwargs(msg, self._view(msg))
                 )
-                return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id))
+                new = MessageRef(PLATFORM, str(sent.channel.id), str(sent.id))
             except discord.HTTPException:
                 log.warning("could not answer /%s in place; sending to the channel", reply_to and reply_to.name)
-        sent = await self._send_channel(chat.id, msg)
-        return MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+        if new is None:
+            sent = await self._send_channel(chat.id, msg)
+            new = MessageRef(PLATFORM, str(sent.channel.id), str(sent.id), chat.thread)
+        self.written.record(new.message_id, msg, version)
+        if old is not None and old.message_id != new.message_id:
+            self._moved[old.message_id] = new
+            if retired is not None:  # through the channel's queue, to this very message (not followed)
+                self.edits.submit(old, retired, follow=False)
+        return new
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    def _replacing(self, replaces: MessageRef | None, version: int | None) -> MessageRef | None:
+        """The message a new one is shown in place of (after forwards); ``Stale`` when it shows a newer version."""
+        if replaces is None:
+            return None
+        old = self.current(replaces)
+        self.written.news(old.message_id, None, version)
+        return old
+
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         ref = self.current(ref)
-        self.edits.submit(ref, msg)
+        self.edits.submit(ref, msg, version=version)
         return ref
 
-    async def _edit_now(self, ref: MessageRef, msg: Message) -> None:
-        ref = self.current(ref)
+    async def _edit_now(self, ref: MessageRef, msg: Message, version: int | None = None, follow: bool = True) -> None:
+        if follow:
+            ref = self.current(ref)
+        try:
+            if not self.written.news(ref.message_id, msg, version):
+                return
+        except Stale:
+            return  # the message shows a newer table already
         try:
             await (
                 self._messageable(ref.chat_id)
                 .get_partial_message(int(ref.message_id))
                 .edit(**self._edit_kwargs(msg, self._view(msg)))
             )
+            self.written.record(ref.message_id, msg, version)
         except discord.NotFound:
+            if not follow:
+                return  # a retired message that is gone needs nothing
             sent = await self._send_channel(ref.chat_id, msg)
             self._moved[ref.message_id] = MessageRef(PLATFORM, ref.chat_id, str(sent.id), ref.thread)
+            self.written.record(str(sent.id), msg, version)
             log.info("message %s was gone; its content is now message %s", ref.message_id, sent.id)
 
     async def flush(self) -> None:
@@ -137,8 +180,28 @@ class DiscordPort:
     # ------------------------------------------------------------------ private (ephemeral) messages
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
+        old = self._replacing(replaces, version)
+        new = await self._send_private(user, msg, via)
+        self.written.record(new.message_id, msg, version)
+        if old is not None and old.message_id != new.message_id:
+            self._moved[old.message_id] = new
+            if retired is not None:
+                try:
+                    await self._edit_private(user, old, retired)
+                except (Unreachable, MessageGone) as exc:  # best effort: its token may have expired
+                    log.info("hand message %s not retired: %s", old.message_id, exc)
+        return new
+
+    async def _send_private(self, user: User, msg: Message, via: Press | Command | PrivateStart | None) -> MessageRef:
         handle = _handle(via)
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
             handle = self.live.latest(user.id)
@@ -174,7 +237,17 @@ class DiscordPort:
         extra = f"{handle.received:.3f}|{handle.interaction.token}"
         return MessageRef(PLATFORM, str(channel_id), str(sent.id), extra=extra)
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
+        ref = self.current(ref)
+        if not self.written.news(ref.message_id, msg, version):
+            return ref
+        ref = await self._edit_private(user, ref, msg)
+        self.written.record(ref.message_id, msg, version)
+        return ref
+
+    async def _edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
         kwargs = self._edit_kwargs(msg, self._view(msg))
         press = self.live.press_on(ref.message_id)
         if press is not None and self._alive(press.received) and str(press.interaction.user.id) == user.id:

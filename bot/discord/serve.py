@@ -25,7 +25,11 @@ async def serve(app: Attachable, settings: Settings) -> None:
         raise ValueError("DISCORD_BOT_TOKEN is not set")
     if settings.discord_api_url:
         discord.http.Route.BASE = settings.discord_api_url.rstrip("/")
-    client = TableClient(shard_count=settings.discord_shard_count, shard_ids=settings.discord_shards())
+    client = TableClient(
+        shard_count=settings.discord_shard_count,
+        shard_ids=settings.discord_shards(),
+        activity=settings.discord_activity(),
+    )
     port = DiscordPort(client, edit_interval=settings.discord_edit_interval)
     client.handler = app
     app.attach(port)

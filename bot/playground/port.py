@@ -4,6 +4,8 @@ A room (``Chat(platform="playground", id=<room>)``) is a group pane that every t
 user (``User(platform="playground", id=<name, case folded>)``) is whoever chose that name in a tab, and his
 private pane is shown in each of his tabs. Messages are kept on a ``Board`` and pushed to the tabs over their
 WebSockets; edits of one pane are coalesced (the latest wins) and pushed at most once per ``edit_interval``.
+Every message records the table version and fingerprint it shows (``bot.written``): an older write, or one that
+changes nothing, is not made; a hand shown anew forwards later edits of the old message to the new one.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from bot.frames import FrameQueue
 from bot.playground.board import Board
-from bot.port import Chat, Command, Message, MessageRef, Press, PrivateStart, Unreachable, User
+from bot.port import Chat, Command, Message, MessageRef, Press, PrivateStart, Stale, Unreachable, User
+from bot.written import Written
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,7 @@ class PlaygroundPort:
 
     def __init__(self, *, edit_interval: float = 0.05) -> None:
         self.board = Board()
+        self.written = Written()  # message id -> the table version and fingerprint it shows
         self.clients: set[Client] = set()
         self.users: dict[str, User] = {}
         self.edit_interval = edit_interval
@@ -133,38 +137,84 @@ class PlaygroundPort:
             self._push(key)
 
     # ---- the Port ----------------------------------------------------------------------------------
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
-        entry = self.board.add_message(room_key(chat.id), msg)
-        self._touch(room_key(chat.id))
-        return MessageRef(PLATFORM, chat.id, entry["id"], chat.thread)
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
+        return await self._send(room_key(chat.id), chat.id, chat.thread, "", msg, version, replaces, retired)
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
-        key = room_key(ref.chat_id)
-        entry = self.board.replace(key, ref.message_id, msg)
-        if entry is None:  # gone (a restart, or scrolled out): show it again
-            entry = self.board.add_message(key, msg)
-        self._touch(key)
-        return MessageRef(PLATFORM, ref.chat_id, entry["id"], ref.thread)
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
+        try:
+            return await self._edit(room_key(ref.chat_id), ref, msg, version)
+        except Stale:
+            return ref  # the message shows a newer table already
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
         if user.id not in self.users:
             raise Unreachable(f"{user.name} has no playground tab open since the start")
-        key = user_key(user.id)
-        entry = self.board.add_message(key, msg)
-        self._touch(key)
-        return MessageRef(PLATFORM, user.id, entry["id"], extra="private")
+        return await self._send(user_key(user.id), user.id, None, "private", msg, version, replaces, retired)
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
         if user.id not in self.users:
             raise Unreachable(f"{user.name} has no playground tab open since the start")
-        key = user_key(user.id)
-        entry = self.board.replace(key, ref.message_id, msg) if ref.chat_id == user.id else None
-        if entry is None:
-            entry = self.board.add_message(key, msg)
+        if ref.chat_id != user.id:  # not his pane: shown in his pane as a new message
+            return await self._send(user_key(user.id), user.id, None, "private", msg, version, None, None)
+        return await self._edit(user_key(user.id), ref, msg, version)
+
+    async def _send(
+        self,
+        key: str,
+        chat_id: str,
+        thread: str | None,
+        extra: str,
+        msg: Message,
+        version: int | None,
+        replaces: MessageRef | None,
+        retired: Message | None,
+    ) -> MessageRef:
+        """A new message in a pane; with ``replaces``, in its place (``Stale`` when that shows a newer version),
+        the old one becoming ``retired``."""
+        old = None if replaces is None else self.written.current(replaces.message_id)
+        if old is not None:
+            self.written.news(old, None, version)
+        entry = self.board.add_message(key, msg)
+        self.written.record(entry["id"], msg, version)
+        if old is not None:
+            self.written.move(old, entry["id"])
+            if retired is not None and self.board.replace(key, old, retired) is not None:
+                self.written.record(old, retired, None)
         self._touch(key)
-        return MessageRef(PLATFORM, user.id, entry["id"], extra="private")
+        return MessageRef(PLATFORM, chat_id, entry["id"], thread, extra)
+
+    async def _edit(self, key: str, ref: MessageRef, msg: Message, version: int | None) -> MessageRef:
+        """Edit the message (after forwards) unless it shows this or newer; shown again when gone."""
+        message_id = self.written.current(ref.message_id)
+        if not self.written.news(message_id, msg, version):
+            return replace(ref, message_id=message_id)
+        entry = self.board.replace(key, message_id, msg)
+        if entry is None:  # gone (a restart, or scrolled out): show it again
+            entry = self.board.add_message(key, msg)
+            self.written.move(message_id, entry["id"])
+        self.written.record(entry["id"], msg, version)
+        self._touch(key)
+        return replace(ref, message_id=entry["id"])
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
         handle = press.handle

@@ -15,11 +15,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import audit, invitations, moves, people, stats, tables, timers, votes
+from bot.storage import audit, daily, earned, invitations, moves, notify, people, seasons, stats, tables, timers, votes
 from bot.storage.engine import Database, create_engine, resolve_url
 from bot.storage.migrate import upgrade
 from bot.storage.values import (
     ChatRec,
+    DailyAttemptRec,
     LeaderRow,
     MoveRec,
     PlayerStats,
@@ -96,6 +97,9 @@ class Storage:
     async def table(self, table_id: int) -> TableRec:
         return await tables.table(self.db, table_id)
 
+    async def versions(self, table_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+        return await tables.versions(self.db, table_ids)
+
     async def open_table(self, chat_id: int) -> TableRec | None:
         return await tables.open_table(self.db, chat_id)
 
@@ -104,6 +108,12 @@ class Storage:
 
     async def playing_tables(self) -> list[TableRec]:
         return await tables.playing_tables(self.db)
+
+    async def open_counts(self) -> dict[str, int]:
+        return await tables.open_counts(self.db)
+
+    async def ping(self) -> None:
+        await tables.ping(self.db)
 
     async def create_table(
         self,
@@ -219,6 +229,9 @@ class Storage:
     ) -> StopVotes:
         return await votes.vote_stop(self.db, table_id, user_id, at=at, since=since)
 
+    async def stop_votes(self, table_id: int, *, since: datetime | None = None) -> StopVotes:
+        return await votes.stop_votes(self.db, table_id, since=since)
+
     async def drop_stop_votes(self, table_id: int) -> None:
         return await votes.drop_stop_votes(self.db, table_id)
 
@@ -268,6 +281,90 @@ class Storage:
         async with self.db.read() as conn:
             return await stats.player_stats(conn, chat_id, game, user_id)
 
+    async def rating_history(self, chat_id: int, user_id: int) -> dict[str, list[float]]:
+        async with self.db.read() as conn:
+            return await stats.rating_history(conn, chat_id, user_id)
+
     async def recent_games(self, chat_id: int, limit: int = 10) -> list[RecentGame]:
         async with self.db.read() as conn:
             return await stats.recent_games(conn, chat_id, limit)
+
+    # ---- the daily deal (daily.py) ---------------------------------------------------------------
+    async def claim_attempt(
+        self, chat_id: int, game: str, day: str, user_id: int, at: datetime | None = None
+    ) -> tuple[DailyAttemptRec, bool]:
+        return await daily.claim_attempt(self.db, chat_id, game, day, user_id, at)
+
+    async def set_attempt_table(self, chat_id: int, game: str, day: str, user_id: int, table_id: int) -> None:
+        await daily.set_attempt_table(self.db, chat_id, game, day, user_id, table_id)
+
+    async def end_attempt(
+        self, table_id: int, status: str, score: int | None, line: dict[str, Any] | None, at: datetime | None = None
+    ) -> DailyAttemptRec | None:
+        return await daily.end_attempt(self.db, table_id, status, score, line, at)
+
+    async def attempt_of_table(self, table_id: int) -> DailyAttemptRec | None:
+        return await daily.attempt_of_table(self.db, table_id)
+
+    async def attempts(
+        self, chat_id: int, *, day: str | None = None, user_id: int | None = None, status: str | None = None
+    ) -> list[DailyAttemptRec]:
+        return await daily.attempts(self.db, chat_id, day=day, user_id=user_id, status=status)
+
+    async def claim_post(self, chat_id: int, day: str) -> bool:
+        return await daily.claim_post(self.db, chat_id, day)
+
+    async def set_post_ref(self, chat_id: int, day: str, ref: dict[str, Any] | None) -> None:
+        await daily.set_post_ref(self.db, chat_id, day, ref)
+
+    async def post_ref(self, chat_id: int, day: str) -> tuple[bool, dict[str, Any] | None]:
+        return await daily.post_ref(self.db, chat_id, day)
+
+    # ---- "call me when a table opens" (notify.py) ------------------------------------------------
+    async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None:
+        await notify.set_notify(self.db, chat_id, user_id, on)
+
+    async def notify_on(self, chat_id: int, user_id: int) -> bool:
+        return await notify.notify_on(self.db, chat_id, user_id)
+
+    async def free_subscribers(self, chat_id: int) -> list[UserRec]:
+        return await notify.free_subscribers(self.db, chat_id)
+
+    async def claim_notice(self, table_id: int, user_id: int) -> bool:
+        return await notify.claim_notice(self.db, table_id, user_id)
+
+    # ---- achievements (earned.py) ----------------------------------------------------------------
+    async def award(
+        self, chat_id: int, user_id: int, codes: Sequence[str], table_id: int | None, at: datetime | None = None
+    ) -> list[str]:
+        return await earned.award(self.db, chat_id, user_id, codes, table_id, at)
+
+    async def earned(self, chat_id: int, user_id: int) -> list[tuple[str, int | None]]:
+        return await earned.earned(self.db, chat_id, user_id)
+
+    async def earned_at(self, table_id: int) -> list[tuple[int, str]]:
+        return await earned.earned_at(self.db, table_id)
+
+    async def game_counts(self, chat_id: int, user_id: int, upto: int) -> tuple[int, int, frozenset[str]]:
+        return await earned.game_counts(self.db, chat_id, user_id, upto)
+
+    async def finished_tables(self) -> list[int]:
+        return await earned.finished_tables(self.db)
+
+    # ---- seasons (seasons.py) --------------------------------------------------------------------
+    async def set_season_kind(self, chat_id: int, kind: str) -> None:
+        await seasons.set_season_kind(self.db, chat_id, kind)
+
+    async def season_kind(self, chat_id: int) -> str | None:
+        return await seasons.season_kind(self.db, chat_id)
+
+    async def season_board(
+        self, chat_id: int, game: str | None, start: datetime, end: datetime, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        return await seasons.season_board(self.db, chat_id, game, start, end, limit)
+
+    async def active_chats(self, since: datetime) -> list[int]:
+        return await seasons.active_chats(self.db, since)
+
+    async def claim_season_post(self, chat_id: int, season: str) -> bool:
+        return await seasons.claim_season_post(self.db, chat_id, season)

@@ -113,7 +113,7 @@ async def repair(db: Database, table_id: int) -> RepairReport:
 
 
 async def record(db: Database, table_id: int) -> dict[str, Any]:
-    """The SCENARIOS.md game record of a started table, rebuilt from its move log."""
+    """The game record (docs/records.md) of a started table, rebuilt from its move log."""
     _row, state = await replayed(db, table_id)
     if state is None:
         raise InvalidInput("the game has not started yet", "not_started", table_id=table_id)

@@ -39,7 +39,7 @@ def action_types(game: str) -> frozenset[str]:
     return ACTION_TYPES[game]
 
 
-# Every action type of each game (SCENARIOS.md "actions"), as the registry tells
+# Every action type of each game (docs/records.md), as the registry tells
 ACTION_TYPES: dict[str, frozenset[str]] = {name: games.entry(name).action_types for name in games.NAMES}
 
 

@@ -211,6 +211,92 @@ class Invitation(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class DailyAttempt(Base):
+    """One person's attempt at a chat's daily deal of one game on one day (revision 0005_daily): at most one.
+
+    ``table_id`` is the private table he plays it on (set once it is created); ``score`` and ``line`` (how the
+    round went, ``bot.daily.outcome``) are written when the round ends; ``status`` ``playing``, ``done`` or
+    ``stopped`` (a stopped attempt counts as played)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (Index("ix_daily_attempts_table", "table_id"),)
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="SET NULL"))
+    status: Mapped[str] = mapped_column(String(16))
+    score: Mapped[int | None] = mapped_column(Integer)
+    line: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class DailyPost(Base):
+    """The group's one daily message (revision 0005_daily): claimed by the worker that posts it, then its
+    platform reference, edited as results come in."""
+
+    __tablename__ = "daily_posts"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    message_ref: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class NotifySub(Base):
+    """A person who wants a private message when a table opens in a chat (revision 0006_notify)."""
+
+    __tablename__ = "notify_subs"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class NotifySent(Base):
+    """A table's message to one subscriber (revision 0006_notify): at most one, across workers."""
+
+    __tablename__ = "notify_sent"
+
+    table_id: Mapped[int] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Earned(Base):
+    """An achievement a user earned in a chat (revision 0007_achievements): once, with the table that gave it."""
+
+    __tablename__ = "achievements"
+    __table_args__ = (Index("ix_achievements_table", "table_id"),)
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(Id, ForeignKey("game_tables.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SeasonSetting(Base):
+    """A chat's season length (revision 0008_seasons): ``month``, ``quarter`` or ``none``; no row: a month."""
+
+    __tablename__ = "season_settings"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+
+
+class SeasonPost(Base):
+    """A chat's summary of a finished season (revision 0008_seasons): claimed once, across workers."""
+
+    __tablename__ = "season_posts"
+
+    chat_id: Mapped[int] = mapped_column(Id, ForeignKey("chats.id"), primary_key=True)
+    season: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The Core tables of the models, for queries (full names; ``bot.storage`` builds its SQL on these)
 USERS = User.__table__
 CHATS = Chat.__table__
@@ -222,3 +308,10 @@ RATINGS = Rating.__table__
 STOP_VOTES = StopVote.__table__
 PRESSES = Press.__table__
 INVITATIONS = Invitation.__table__
+DAILY_ATTEMPTS = DailyAttempt.__table__
+DAILY_POSTS = DailyPost.__table__
+NOTIFY_SUBS = NotifySub.__table__
+NOTIFY_SENT = NotifySent.__table__
+ACHIEVEMENTS = Earned.__table__
+SEASON_SETTINGS = SeasonSetting.__table__
+SEASON_POSTS = SeasonPost.__table__

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -171,6 +171,18 @@ async def table(db: Database, table_id: int) -> TableRec:
     return recs[0]
 
 
+async def versions(db: Database, table_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+    """The version and status of each of these tables that exists, in one query (to see which moved on)."""
+    ids = sorted(set(table_ids))
+    check_id(*ids)
+    if not ids:
+        return {}
+    cols = GAME_TABLES.c
+    async with db.read() as conn:
+        rows = await conn.execute(select(cols.id, cols.version, cols.status).where(cols.id.in_(ids)))
+        return {row.id: (row.version, row.status) for row in rows}
+
+
 async def open_table(db: Database, chat_id: int) -> TableRec | None:
     """The chat's table in the lobby or in play (broken ones too, flagged), or None."""
     check_id(chat_id)
@@ -193,6 +205,24 @@ async def playing_tables(db: Database) -> list[TableRec]:
     where = (GAME_TABLES.c.status == PLAYING) & GAME_TABLES.c.broken.is_(None)
     async with db.read() as conn:
         return await load(db, conn, where, GAME_TABLES.c.id)
+
+
+async def open_counts(db: Database) -> dict[str, int]:
+    """How many tables are in their lobby and in play (broken ones left out): the operator's gauge."""
+    query = (
+        select(GAME_TABLES.c.status, func.count())
+        .where(GAME_TABLES.c.status.in_((LOBBY, PLAYING)) & GAME_TABLES.c.broken.is_(None))
+        .group_by(GAME_TABLES.c.status)
+    )
+    async with db.read() as conn:
+        found = {str(status): int(n) for status, n in (await conn.execute(query)).all()}
+    return {LOBBY: found.get(LOBBY, 0), PLAYING: found.get(PLAYING, 0)}
+
+
+async def ping(db: Database) -> None:
+    """One round trip to the database (readiness); raises when it cannot be reached."""
+    async with db.read() as conn:
+        await conn.execute(select(1))
 
 
 # ---- the lobby -----------------------------------------------------------------------------------

@@ -109,6 +109,7 @@ class StopVotes:
 
     voters: tuple[int, ...]
     players: int
+    newest: datetime | None = None  # when the newest of these votes was cast (``stop_votes``)
 
     @property
     def majority(self) -> bool:
@@ -209,3 +210,30 @@ class RecentGame:
     ended_at: datetime
     players: list[GamePlayer]
     winner_seats: list[int]
+
+
+# The chats of tables one person plays alone (``bot.solo``: platform ``<platform>:solo``), as a LIKE pattern: their
+# games are no chat's games (leaderboards, achievements, seasons) and sitting at one is not "seated elsewhere".
+SOLO_CHATS = "%:solo"
+
+# Daily-deal attempt statuses
+DAILY_PLAYING = "playing"
+DAILY_DONE = "done"
+DAILY_STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class DailyAttemptRec:
+    """One person's attempt at a chat's daily deal (``name``: the person's name, for the leaderboard)."""
+
+    chat_id: int
+    game: str
+    day: str
+    user_id: int
+    name: str
+    table_id: int | None
+    status: str
+    score: int | None
+    line: dict[str, Any] | None
+    started_at: datetime
+    ended_at: datetime | None

@@ -68,6 +68,21 @@ async def vote_stop(
     return StopVotes(tuple(sorted(voters & players)), len(players))
 
 
+async def stop_votes(db: Database, table_id: int, *, since: datetime | None = None) -> StopVotes:
+    """The votes to stop the table standing now (cast at ``since`` or later, by present players), read only: what
+    a page shows of a running vote. No votes: ``voters`` is empty and ``newest`` None."""
+    check_id(table_id)
+    check_time(since, "the oldest vote that counts")
+    stmt = select(STOP_VOTES.c.user_id, STOP_VOTES.c.at).where(STOP_VOTES.c.table_id == table_id)
+    if since is not None:
+        stmt = stmt.where(STOP_VOTES.c.at >= since)
+    async with db.read() as conn:
+        players = set((await conn.execute(present(table_id))).scalars())
+        rows = [row for row in (await conn.execute(stmt)).all() if row.user_id in players]
+    newest = max((row.at for row in rows), default=None)
+    return StopVotes(tuple(sorted(row.user_id for row in rows)), len(players), newest)
+
+
 async def drop_stop_votes(db: Database, table_id: int) -> None:
     """Forget every vote to stop the table (a player chose to keep playing)."""
     check_id(table_id)

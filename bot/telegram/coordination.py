@@ -3,8 +3,11 @@
 * the write slot of a chat: one request in flight at a time, the next one ``interval`` after the platform
   answered the previous one, and at most ``per_minute`` per minute in a group (counted at the answers),
   shared by every worker, and held for ``retry_after`` after a 429;
-* the version of every table message's content, so that only the newest picture is shown (latest wins), even
-  when the newest edit arrived at another worker;
+* the order of every table message's queued content (the newest table version queued, or a counter for a
+  message of no table version), so that only the newest picture is shown (latest wins), even when the newest
+  edit arrived at another worker;
+* what every message shows (``held:``: the table version and a fingerprint, ``bot.written``), read and written
+  under the chat's write slot: an older write or one that changes nothing is not sent;
 * which updates a worker is handling (a lease it renews) or has handled, so that an update Telegram delivers
   again is handled once, and whether a worker already long-polls;
 * where a table message went when it had to be posted again (deleted by an admin), and what it now shows
@@ -14,6 +17,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Protocol
 
 REDIS_PREFIX = "tablebot:tg:"
@@ -77,8 +81,23 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 """
 
+# Raises a number to ARGV[1] unless it is higher already (the newest table version queued for a message).
+ADVANCE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+local value = tonumber(ARGV[1])
+if value > now then
+  redis.call('SET', KEYS[1], value, 'EX', ARGV[2])
+  return value
+end
+return now
+"""
+
 MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
 DONE_KEEP = 24 * 3600  # seconds a handled update id is remembered (Telegram gives up re-delivering long before)
+# One worker in memory: an update is delivered again within minutes of its failed call, so an hour is plenty, and
+# at most this many handled ids are kept (the oldest forgotten first): O(1) per update, bounded memory.
+LOCAL_DONE_KEEP = 3600
+DONE_LIMIT = 50_000
 
 
 class Coordinator(Protocol):
@@ -117,6 +136,10 @@ class Coordinator(Protocol):
         """A new version of a message's content; returns it."""
         ...
 
+    async def advance(self, key: str, value: int) -> int:
+        """Raise ``key``'s number to ``value`` unless it is higher already; returns the number now."""
+        ...
+
     async def latest(self, key: str) -> int: ...
 
     async def get(self, key: str) -> str | None: ...
@@ -135,7 +158,8 @@ class LocalCoordinator:
         self._window: dict[str, dict[str, float]] = {}
         self._versions: dict[str, int] = {}
         self._values: dict[str, str] = {}
-        self._claims: dict[str, tuple[str, float]] = {}  # key -> (holder or DONE, until)
+        self._claims: dict[str, tuple[str, float]] = {}  # key in hand -> (holder, until)
+        self._done: OrderedDict[str, float] = OrderedDict()  # handled key -> until, oldest first (one expiry for all)
 
     async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
         now = time.monotonic()
@@ -173,13 +197,23 @@ class LocalCoordinator:
         until = 0.0 if self._holder.pop(chat_id, None) is not None else self._free_at.get(chat_id, 0.0)
         self._free_at[chat_id] = max(until, time.monotonic() + seconds)
 
+    def _forget(self, now: float) -> None:
+        """Drop handled keys past their time (the oldest are first: every one is kept as long) and beyond
+        ``DONE_LIMIT``; leases of keys nobody finished are dropped once they lapse, when there are many."""
+        done = self._done
+        while done and (len(done) > DONE_LIMIT or next(iter(done.values())) <= now):
+            done.popitem(last=False)
+        if len(self._claims) > DONE_LIMIT:
+            self._claims = {k: v for k, v in self._claims.items() if v[1] > now}
+
     async def claim(self, key: str, member: str, lease: float) -> str:
         now = time.monotonic()
-        if len(self._claims) > 4096:
-            self._claims = {k: v for k, v in self._claims.items() if v[1] > now}
+        self._forget(now)
+        if key in self._done:
+            return DONE
         holder, until = self._claims.get(key, ("", 0.0))
         if until > now:
-            return DONE if holder == DONE else MINE if holder == member else BUSY
+            return MINE if holder == member else BUSY
         self._claims[key] = (member, now + lease)
         return MINE
 
@@ -191,7 +225,10 @@ class LocalCoordinator:
         return True
 
     async def finish(self, key: str) -> None:
-        self._claims[key] = (DONE, time.monotonic() + DONE_KEEP)
+        self._claims.pop(key, None)
+        self._done.pop(key, None)
+        self._done[key] = time.monotonic() + LOCAL_DONE_KEEP
+        self._forget(time.monotonic())
 
     async def drop(self, key: str, member: str) -> None:
         if self._claims.get(key, ("", 0.0))[0] == member:
@@ -199,6 +236,10 @@ class LocalCoordinator:
 
     async def bump(self, key: str) -> int:
         self._versions[key] = self._versions.get(key, 0) + 1
+        return self._versions[key]
+
+    async def advance(self, key: str, value: int) -> int:
+        self._versions[key] = max(self._versions.get(key, 0), value)
         return self._versions[key]
 
     async def latest(self, key: str) -> int:
@@ -225,6 +266,7 @@ class RedisCoordinator:
         self._acquire = self._redis.register_script(ACQUIRE)
         self._release = self._redis.register_script(RELEASE)
         self._renew = self._redis.register_script(RENEW)
+        self._advance = self._redis.register_script(ADVANCE)
 
     def _keys(self, chat_id: str) -> list[str]:
         return [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
@@ -267,6 +309,9 @@ class RedisCoordinator:
             pipe.expire(full, KEEP_SECONDS)
             version, _ = await pipe.execute()
         return int(version)
+
+    async def advance(self, key: str, value: int) -> int:
+        return int(await self._advance(keys=[f"{self._prefix}v:{key}"], args=[value, KEEP_SECONDS]))
 
     async def latest(self, key: str) -> int:
         return int(await self._redis.get(f"{self._prefix}v:{key}") or 0)

@@ -10,6 +10,13 @@ becomes ``Unreachable``. A message that was deleted is posted again and later ed
 What a ``MessageRef`` carries: ``chat_id``, ``message_id``, ``thread`` (forum topic) and in ``extra`` what the
 message shows (``photo:<hash>``, ``text`` or ``document``), so that the right edit method is used after a
 restart; the coordinator keeps the newest of this, and where a re-posted message went, for every worker.
+
+Order across workers (issue 36): every write reads, inside the chat's write slot (which no other worker's write
+to that chat can share), where the message went and what it holds (``bot.written``: the table version and a
+fingerprint), and is not sent when it is older (``Stale``) or changes nothing; what it showed is recorded before
+the slot is given back. A hand shown anew posts the new message and leaves the forward from the old one in the
+same slot, so another worker's edit of the old message, whenever it comes, is made to the new one; the old one
+is retired after.
 """
 
 from __future__ import annotations
@@ -29,9 +36,17 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramRetryAfter,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputMediaPhoto,
+    InputTextMessageContent,
+    ReplyParameters,
+)
 from aiogram.types import Message as TgMessage
 
+from bot import written
 from bot.port import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -43,6 +58,7 @@ from bot.port import (
     MessageRef,
     Press,
     PrivateStart,
+    Stale,
     Unreachable,
     User,
 )
@@ -96,11 +112,13 @@ class TelegramPort:
         self.username = username
         self.webapp_name: str | None = None  # the Mini App's short name (TELEGRAM_WEBAPP_NAME): direct links
         self._file_ids: OrderedDict[str, str] = OrderedDict()
-        self._pending: dict[str, tuple[int, Message]] = {}
+        self._pending: dict[str, tuple[int, int | None, Message]] = {}  # message -> (order, version, content)
         self._lanes: dict[str, asyncio.Task] = {}
         self._answered: OrderedDict[str, None] = OrderedDict()  # callback queries answered here, newest last
         self._answer_watch: dict[str, asyncio.Event] = {}
         self.edits_coalesced = 0
+        self.writes_unchanged = 0  # writes not sent: the message showed that content already
+        self.writes_stale = 0  # writes not sent: the message showed a newer table version
 
     async def open(self) -> None:
         """Learn the bot's username (for deep links and ``/cmd@bot``)."""
@@ -154,28 +172,119 @@ class TelegramPort:
             return sent
         return await self.bot.send_message(text=clip(msg.text, MAX_TEXT), **common)
 
-    async def _remember(self, sent: TgMessage, msg: Message, thread: str | None) -> MessageRef:
+    async def _remember(self, sent: TgMessage, msg: Message, thread: str | None, version: int | None) -> MessageRef:
         ref = MessageRef(PLATFORM, str(sent.chat.id), str(sent.message_id), thread, shows(msg))
         await self.coordinator.put("shows:" + key_of(ref), ref.extra)
+        await self.coordinator.put("held:" + key_of(ref), written.pack(version, written.fingerprint(msg)))
         return ref
 
-    async def send_public(self, chat: Chat, msg: Message, *, reply_to: Command | None = None) -> MessageRef:
+    async def _news(self, ref: MessageRef, msg: Message | None, version: int | None) -> bool:
+        """In the chat's turn: whether ``msg`` at ``version`` is news for the message (``bot.written.verdict``).
+        When it is not, the turn is given back unused (``Stale`` is raised for an older version)."""
+        held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+        try:
+            fresh = written.verdict(held, msg, version)
+        except Stale:
+            self.writes_stale += 1
+            await self.flood.done(ref.chat_id, used=False)
+            raise
+        if not fresh:
+            self.writes_unchanged += 1
+            await self.flood.done(ref.chat_id, used=False)
+        return fresh
+
+    async def _record(self, ref: MessageRef, msg: Message, version: int | None) -> None:
+        held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+        await self.coordinator.put("held:" + key_of(ref), written.pack(*written.newer(held, msg, version)))
+
+    async def send_public(
+        self,
+        chat: Chat,
+        msg: Message,
+        *,
+        reply_to: Command | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
+    ) -> MessageRef:
         reply = reply_to.handle if reply_to is not None and isinstance(reply_to.handle, int) else None
-        sent = await self.flood.write(chat.id, lambda: self._post(chat.id, msg, chat.thread, reply), group=True)
-        return await self._remember(sent, msg, chat.thread)
+        return await self._send(chat.id, chat.thread, msg, reply, True, version, replaces, retired)
 
     async def send_private(
-        self, user: User, msg: Message, *, via: Press | Command | PrivateStart | None = None
+        self,
+        user: User,
+        msg: Message,
+        *,
+        via: Press | Command | PrivateStart | None = None,
+        version: int | None = None,
+        replaces: MessageRef | None = None,
+        retired: Message | None = None,
     ) -> MessageRef:
         try:
-            sent = await self.flood.write(user.id, lambda: self._post(user.id, msg, None, None), group=False)
+            return await self._send(user.id, None, msg, None, False, version, replaces, retired)
         except TelegramForbiddenError as e:
             raise Unreachable(e.message) from e
         except TelegramBadRequest as e:
             if "chat not found" in e.message:
                 raise Unreachable(e.message) from e
             raise
-        return await self._remember(sent, msg, None)
+
+    async def _send(
+        self,
+        chat_id: str,
+        thread: str | None,
+        msg: Message,
+        reply: int | None,
+        group: bool,
+        version: int | None,
+        replaces: MessageRef | None,
+        retired: Message | None,
+    ) -> MessageRef:
+        """Post ``msg``; with ``replaces``: in its place, in one turn with the forward from it (``Stale`` when
+        it shows a newer version), then the old message is retired into ``retired``."""
+        old: MessageRef | None = None
+
+        async def post() -> MessageRef:
+            nonlocal old
+            if replaces is not None:
+                old = await self.current(replaces)
+                await self._news(old, None, version)
+            new = await self._remember(await self._post(chat_id, msg, thread, reply), msg, thread, version)
+            if old is not None and key_of(old) != key_of(new):
+                await self.coordinator.put("moved:" + key_of(old), new.message_id)
+            return new
+
+        new = await self.flood.write(chat_id, post, group=group)
+        if old is not None and retired is not None:
+            try:
+                await self.flood.write(
+                    chat_id, lambda: self._show(old, retired, group=group, follow=False), group=group
+                )
+            except TelegramAPIError as e:  # best effort: an expired or deleted message needs nothing
+                log.info("message %s not retired: %s", key_of(old), e)
+        return new
+
+    async def prepare_share(self, user: User, msg: Message) -> str:
+        """``savePreparedInlineMessage``: ``msg`` as an article the user can send to any chat from the Mini App
+        (``shareMessage``); a ``web_app`` button becomes the Mini App's direct link, as in a group."""
+        article = InlineQueryResultArticle(
+            id=hashlib.sha256(msg.text.encode()).hexdigest()[:32],
+            title=msg.text.split("\n", 1)[0][:64],
+            input_message_content=InputTextMessageContent(message_text=msg.text[:MAX_TEXT]),
+            reply_markup=self._markup(msg, "-1"),
+        )
+        try:
+            prepared = await self.flood.request(
+                lambda: self.bot.save_prepared_inline_message(
+                    user_id=int(user.id),
+                    result=article,
+                    allow_user_chats=True,
+                    allow_group_chats=True,
+                )
+            )
+        except (TelegramForbiddenError, TelegramBadRequest) as e:
+            raise Unreachable(e.message) from e
+        return prepared.id
 
     async def invite_private(
         self, chat: Chat, user: User, msg: Message, start_payload: str, *, label: str | None = None
@@ -225,8 +334,16 @@ class TelegramPort:
         known = await self.coordinator.get("shows:" + key_of(ref))
         return replace(ref, extra=known) if known else ref
 
-    async def _show(self, ref: MessageRef, msg: Message, *, group: bool) -> MessageRef:
-        """Edit ``ref`` into ``msg`` (one attempt; the caller holds the chat's turn), or post it again."""
+    async def _show(
+        self, ref: MessageRef, msg: Message, *, group: bool, version: int | None = None, follow: bool = True
+    ) -> MessageRef:
+        """Edit ``ref`` into ``msg`` (one attempt; the caller holds the chat's turn), or post it again; nothing when
+        it shows that already, ``Stale`` when it shows a newer version. ``follow=False``: this very message (an
+        old one being retired), never posted again."""
+        if follow:
+            ref = await self.current(ref)
+        if not await self._news(ref, msg, version):
+            return ref
         chat_id, message_id = int(ref.chat_id), int(ref.message_id)
         kb = self._markup(msg, ref.chat_id)
         state = shows(msg)
@@ -251,58 +368,76 @@ class TelegramPort:
         except TelegramBadRequest as e:
             text = e.message.lower()
             if "not modified" in text:
-                pass
+                self.writes_unchanged += 1
+            elif not follow:
+                raise
             elif "not found" in text or "message_id_invalid" in text:
-                return await self._repost(ref, msg, group=group, delete_old=False)
+                return await self._repost(ref, msg, group=group, delete_old=False, version=version)
             elif "there is no" in text or "can't be edited" in text:
-                return await self._repost(ref, msg, group=group, delete_old=True)
+                return await self._repost(ref, msg, group=group, delete_old=True, version=version)
             else:
                 raise
         except _Repost as r:
-            return await self._repost(ref, msg, group=group, delete_old=r.delete_old)
+            if not follow:
+                return ref
+            return await self._repost(ref, msg, group=group, delete_old=r.delete_old, version=version)
         await self.coordinator.put("shows:" + key_of(ref), state)
+        await self._record(ref, msg, version)
         return replace(ref, extra=state)
 
-    async def _repost(self, ref: MessageRef, msg: Message, *, group: bool, delete_old: bool) -> MessageRef:
+    async def _repost(
+        self, ref: MessageRef, msg: Message, *, group: bool, delete_old: bool, version: int | None
+    ) -> MessageRef:
         if delete_old:
             with contextlib.suppress(TelegramBadRequest):
                 await self.bot.delete_message(int(ref.chat_id), int(ref.message_id))
             await self.flood.turn(ref.chat_id, group=group)
         sent = await self._post(ref.chat_id, msg, ref.thread, None)
-        new = await self._remember(sent, msg, ref.thread)
+        new = await self._remember(sent, msg, ref.thread, version)
         await self.coordinator.put("moved:" + key_of(ref), new.message_id)
         log.info("message %s posted again as %s", key_of(ref), new.message_id)
         return new
 
-    async def edit_public(self, ref: MessageRef, msg: Message) -> MessageRef:
+    async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
         ref = await self.current(ref)
         key = key_of(ref)
-        version = await self.coordinator.bump(key)
+        if version is None:  # no table version: the order in which the edits were queued, by any worker
+            order = await self.coordinator.bump(key)
+        else:  # the table's version: an edit queued late for an older version never passes a newer one
+            await self.coordinator.advance("t:" + key, version)
+            order = version
         if key in self._pending:
             self.edits_coalesced += 1  # the edit still waiting for its turn will show this content instead
-        self._pending[key] = (version, msg)
+        self._pending[key] = (order, version, msg)
         if key not in self._lanes:
             self._lanes[key] = asyncio.create_task(self._drain(key, ref))
         return ref
+
+    async def _superseded(self, key: str, item: tuple[int, int | None, Message]) -> bool:
+        """Newer content of this message was queued (by this worker or another, which will show it)."""
+        order, version, _ = item
+        return order < await self.coordinator.latest(key if version is None else "t:" + key)
 
     async def _drain(self, key: str, ref: MessageRef) -> None:
         """Show the newest pending content of one table message, one edit per turn, until none is left."""
         failures = 0
         try:
             while key in self._pending:
-                if self._pending[key][0] < await self.coordinator.latest(key):
+                if await self._superseded(key, self._pending[key]):
                     del self._pending[key]  # another worker holds newer content and will show it
                     break
                 async with self.flood.lock(ref.chat_id):
                     await self.flood.turn(ref.chat_id, group=True)
                     item = self._pending.pop(key, None)
-                    if item is None or item[0] < await self.coordinator.latest(key):
+                    if item is None or await self._superseded(key, item):
                         await self.flood.done(ref.chat_id, used=False)  # newer content shows elsewhere
                         continue
                     try:
-                        ref = await self._show(ref, item[1], group=True)
+                        ref = await self._show(ref, item[2], group=True, version=item[1])
+                    except Stale:
+                        pass  # the message shows a newer table already (the turn was given back)
                     except TelegramRetryAfter as e:
-                        await self.flood.hold(ref.chat_id, e.retry_after)
+                        await self.flood.hold(ref.chat_id, e)
                         self._pending.setdefault(key, item)
                     except TelegramNetworkError:
                         failures += 1
@@ -318,10 +453,13 @@ class TelegramPort:
         finally:
             self._lanes.pop(key, None)
 
-    async def edit_private(self, user: User, ref: MessageRef, msg: Message) -> MessageRef:
-        ref = await self.current(ref)
+    async def edit_private(
+        self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
+    ) -> MessageRef:
         try:
-            return await self.flood.write(ref.chat_id, lambda: self._show(ref, msg, group=False), group=False)
+            return await self.flood.write(
+                ref.chat_id, lambda: self._show(ref, msg, group=False, version=version), group=False
+            )
         except TelegramForbiddenError as e:
             raise Unreachable(e.message) from e
         except TelegramBadRequest as e:

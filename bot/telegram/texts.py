@@ -19,6 +19,9 @@ COMMAND_HELP = {
     "me": N_("My rating and games"),
     "history": N_("Finished games"),
     "export": N_("A game record as a file"),
+    "daily": N_("Today's deal: everyone plays the same deal"),
+    "notify": N_("A private message when a table opens here: /notify on or off"),
+    "season": N_("The leaderboard's season: /season month, quarter or none"),
     "help": N_("How to play with the bot"),
 }
 

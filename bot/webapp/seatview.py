@@ -6,8 +6,13 @@ each one plays, the other legal actions as buttons, why a card that cannot be pl
 is, the latest sentences and the newest score sheet. The actions carry the very payloads the chat's buttons carry
 (``a.<table>.<version>.<code>``), so the page only shows and sends; every rule stays in ``core``.
 
+Beside the moves, ``buttons`` are the chat's other buttons of this seat, with their labels and payloads: 💡 a hint
+(hints on, your turn), **Take my seat back** (while the computer plays the seat: then no moves, no "your turn"),
+**Agree** / **Keep playing** while a vote to stop runs, and **🔁 Play again** on a finished game.
+
 A spectator (``seat=None``) gets the public view: no hand, no actions. Pictures are drawn by ``renderers`` off
-the event loop, each once per table version, seat and language (``bot.webapp.pictures``).
+the event loop, each once per table version, seat and language, under signed addresses any worker can serve
+(``bot.webapp.pictures``).
 """
 
 from __future__ import annotations
@@ -18,14 +23,12 @@ from typing import Any
 from bot import keyboards, messages, payloads, prompts, texts
 from bot.live import Live
 from bot.messages import SeatInfo
-from bot.storage import PLAYING, TableRec
-from bot.webapp.pictures import Pictures
+from bot.storage import FINISHED, PLAYING, StopVotes, TableRec
+from bot.webapp.pictures import Pictures, Spec
 from core.base import Action, GameError
 from core.i18n import N_, t
 from renderers import render_hand, render_score_sheet, render_table
 from renderers.hand import hand_boxes
-
-RECENT_LINES = 3  # sentences under the table
 
 # why a card or tile cannot be played now (``core``'s refusal codes), in the viewer's language
 REFUSALS = {
@@ -56,6 +59,16 @@ def _label(game: str, action: Action, lang: str, names: list[str], several: bool
     if several and action.end in ("left", "right"):
         return "◀ " + t(lang, "left end") if action.end == "left" else t(lang, "right end") + " ▶"
     return keyboards.action_label(game, action, lang, names)
+
+
+def offered(view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The actions the page offers: one per outcome. A Kozel tile whose two ends lead to the same game (the first
+    tile of a round, or both ends showing one number) is one choice, as on the chat's keyboard
+    (``keyboards.tile_steps``); the core's legal actions stay as they are."""
+    if not any(a.tile for a in legal):
+        return legal
+    kept = {a.code() for plays in keyboards.tile_steps(view).values() for a in plays}
+    return [a for a in legal if a.tile is None or a.code() in kept]
 
 
 def _why(state: Any, seat: int, key: str, game: str, legal: list[Action], lang: str) -> str:
@@ -90,17 +103,24 @@ async def build(
     pictures: Pictures,
     style: str = "classic",
     result: str | None = None,
+    hints: bool = False,
+    votes: StopVotes | None = None,
 ) -> dict[str, Any]:
-    """The frame of table ``rec`` for the viewer at ``seat`` (None: a spectator)."""
+    """The frame of table ``rec`` for the viewer at ``seat`` (None: a spectator); ``hints``: the table's hints
+    option; ``votes``: the votes to stop standing now."""
     state = live.state
     view = state.view(seat)
     game = rec.game
     version = rec.version
     playing = rec.status == PLAYING and not rec.broken
-    legal = [Action.from_json(a) for a in view.get("legal") or []] if playing and seat is not None else []
+    seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+    taken_over = seat_rec is not None and seat_rec.taken_over
+    mine = playing and seat is not None and not taken_over  # the computer plays a taken-over seat
+    legal = [Action.from_json(a) for a in view.get("legal") or []] if mine else []
+    legal = offered(view, legal)
 
-    table_pic = pictures.get(
-        ("table", rec.id, version, seat, lang, style),
+    table_pic = pictures.address(
+        Spec("table", rec.id, version, seat, lang, style),
         lambda: render_table(view, names=names, lang=lang, style=style).data,
     )
     by_key: dict[str, list[int]] = defaultdict(list)
@@ -124,6 +144,7 @@ async def build(
                 "style": style_,
             }
         )
+    away = t(lang, "The computer plays for you. Press “Take my seat back” to return.")
     hand = None
     if seat is not None and view.get("hand") is not None:
         boxes = hand_boxes(view)
@@ -131,22 +152,23 @@ async def build(
         for key, box in boxes:
             item: dict[str, Any] = {"key": key, "box": list(box), "actions": by_key.get(key, [])}
             if not item["actions"]:
-                item["why"] = _why(state, seat, key, game, legal, lang)
+                item["why"] = away if taken_over else _why(state, seat, key, game, legal, lang)
             items.append(item)
-        hand_pic = pictures.get(
-            ("hand", rec.id, version, seat, style),
-            lambda: render_hand(view, style=style).data,
+        hand_pic = pictures.address(
+            Spec("hand", rec.id, version, seat, lang, style), lambda: render_hand(view, style=style).data
         )
         hand = {"picture": hand_pic, "items": items}
     sheet = None
     rows = view.get("score_sheet") or []
     if rows:
-        key = ("sheet", rec.id, len(rows), bool(view.get("finished")), lang)
-        url = pictures.known(key)
-        if url is None:  # the public view only when the sheet is new (once per round and language)
+        spec = pictures.sheet(
+            rec.id, len(rows), bool(view.get("finished")), Spec("sheet", rec.id, version, None, lang, style)
+        )
+        draw = None
+        if not pictures.has(spec):  # the public view only when the sheet is new (once per round and language)
             public = state.view(None)
-            url = pictures.get(key, lambda: render_score_sheet(public, names=names, lang=lang).data)
-        sheet = {"round": len(rows), "picture": url}
+            draw = lambda: render_score_sheet(public, names=names, lang=lang).data  # noqa: E731
+        sheet = {"round": len(rows), "picture": pictures.address(spec, draw)}
     to_act = view.get("to_act")
     your_turn = playing and seat is not None and to_act == seat and bool(legal)
     if rec.status not in (PLAYING, "finished"):
@@ -161,7 +183,19 @@ async def build(
             prompt += "\n" + why
     elif legal:
         prompt = t(lang, "You may act now.")
-    lines = messages.sentences(game, live.recent[-RECENT_LINES:], lang, names)
+    elif taken_over and playing:
+        prompt = away
+    buttons = _buttons(rec, seat, taken_over=taken_over, your_turn=your_turn, hints=hints, votes=votes, lang=lang)
+    if votes is not None and votes.voters and playing:
+        line = t(
+            lang,
+            "A vote to stop the game: {votes} of {players} players agree (more than half needed).",
+            votes=len(votes.voters),
+            players=votes.players,
+        )
+        prompt = f"{prompt}\n{line}" if prompt else line
+    # the latest sentences (``Live.recent``): the page shows the newest that fit under the table
+    lines = messages.sentences(game, live.recent, lang, names)
     return {
         "type": "table",
         "table": rec.id,
@@ -180,4 +214,44 @@ async def build(
         "actions": actions,
         "sheet": sheet,
         "result": result,
+        "buttons": buttons,
     }
+
+
+def _button(kind: str, label: str, payload: str, style: str = "") -> dict[str, str]:
+    return {"kind": kind, "label": label, "payload": payload, "style": style}
+
+
+def _buttons(
+    rec: TableRec,
+    seat: int | None,
+    *,
+    taken_over: bool,
+    your_turn: bool,
+    hints: bool,
+    votes: StopVotes | None,
+    lang: str,
+) -> list[dict[str, str]]:
+    """The chat's other buttons this viewer has now, as the page shows them (``kind``: the payload's kind)."""
+    if seat is None or rec.broken:
+        return []
+    out = []
+    if rec.status == PLAYING:
+        if taken_over:
+            out.append(
+                _button("take_seat_back", t(lang, "Take my seat back"), payloads.make("take_seat_back", table=rec.id))
+            )
+        if hints and your_turn:
+            out.append(_button("hint", t(lang, "💡 Hint"), payloads.make("hint", table=rec.id, version=rec.version)))
+        if votes is not None and votes.voters and votes.newest is not None and not taken_over:
+            agree, keep = messages.stop_vote_buttons(
+                rec.id, int(votes.newest.timestamp()), len(votes.voters), votes.players, lang
+            )
+            voted = any(s.seat == seat and s.user_id in votes.voters for s in rec.seats)
+            if not voted:
+                out.append(_button("stop_agree", agree.label, agree.payload or "", "danger"))
+            out.append(_button("stop_keep", keep.label, keep.payload or "", "primary"))
+    elif rec.status == FINISHED:
+        again = "🔁 " + t(lang, "Play again")
+        out.append(_button("play_again", again, payloads.make("play_again", table=rec.id), "primary"))
+    return out

@@ -1,4 +1,4 @@
-"""Deberts for 2 and 3 players (RULES.md §2): ``RULES`` is the game's ``core.base.GameRules``."""
+"""Deberts for 2 and 3 players (docs/rules-deberts.md): ``RULES`` is the game's ``core.base.GameRules``."""
 
 from __future__ import annotations
 

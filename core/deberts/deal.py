@@ -1,4 +1,4 @@
-"""Dealing: a seeded deal of one round, and the check of a deal given by a record (SCENARIOS.md).
+"""Dealing: a seeded deal of one round, and the check of a deal given by a record (docs/records.md).
 
 A deal is ``{"hands": [[6 cards] per seat], "open": card, "extra": [[3 cards] per seat], "bottom": card}``.
 Six cards go to each seat, the next card is turned face up (the proposed trump); once trump is named every

@@ -1,4 +1,4 @@
-"""Deberts table conventions (RULES.md §2) as typed options with their defaults."""
+"""Deberts table conventions (docs/rules-deberts.md) as typed options with their defaults."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Kozel (dominoes) for 2 to 4 players: ``RULES`` for ``core.games`` plus the scoring API the bot calls.
 
-``rating(totals, loser)`` and ``timeout_rating(totals, leaver)`` give the rating points of RULES.md §3
+``rating(totals, loser)`` and ``timeout_rating(totals, leaver)`` give the rating points of docs/rules-kozel.md
 (at the game's end, and when a player's timeout ends the game).
 """
 

@@ -1,6 +1,6 @@
 """Dealing Kozel: 7 tiles each, the rest is the bazaar (2-3 players), and the automatic redeal check.
 
-A deal is ``{"hands": [[7 tiles] per seat], "bazaar": [tiles in draw order]}`` (SCENARIOS.md). A deal from
+A deal is ``{"hands": [[7 tiles] per seat], "bazaar": [tiles in draw order]}`` (docs/records.md). A deal from
 the seed comes from ``core.rng.stream(seed, "deal", k)`` for the k-th dealt round (redeals count).
 """
 

@@ -1,4 +1,4 @@
-"""Kozel table conventions: how a fish is scored (RULES.md §3, SCENARIOS.md option ``fish``)."""
+"""Kozel table conventions: how a fish is scored (docs/rules-kozel.md, the record option ``fish``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Points are bad. A round's amount for a seat is its hand value (the one who went 
 (fish for one) or the carry it takes. ``book`` applies the > 12 rule: an unopened account remembers amounts
 of at most 12 ("+N"); a larger amount opens it and the remembered points are added. The first total >= 101
 loses the game: that player is the kozel. ``rating`` and ``timeout_rating`` are the rating formulas of
-RULES.md, for the end of a game and for a game ended by a player's timeout.
+docs/rules-kozel.md, for the end of a game and for a game ended by a player's timeout.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Thousand (1000) for 2, 3 and 4 players with every table convention of RULES.md §1."""
+"""Thousand (1000) for 2, 3 and 4 players with every table convention of docs/rules-thousand.md."""
 
 from __future__ import annotations
 

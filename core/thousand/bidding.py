@@ -1,4 +1,4 @@
-"""Thousand bidding (RULES.md §1): the bids a seat may make and the contracts a declarer may name, and
+"""Thousand bidding (docs/rules-thousand.md): the bids a seat may make and the contracts a declarer may name, and
 ``Bidding``, the part of a round before the first card (the auction, the talon, the gives and the contract).
 
 The functions are pure functions of the hand and the bidding so far; ``Bidding`` holds those methods of

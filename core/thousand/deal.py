@@ -47,7 +47,7 @@ def deal_cards(players: int, dealer: int, rng: random.Random) -> tuple[list[list
 
 
 def check_deal(deal: Any, players: int, dealer: int) -> tuple[list[list[str]], list[list[str]]]:
-    """Validate a record's deal (SCENARIOS.md) and return (hands, talons); raises ``BadDeal``."""
+    """Validate a record's deal (docs/records.md) and return (hands, talons); raises ``BadDeal``."""
     if not isinstance(deal, dict):
         raise BadDeal("the deal must be an object")
     unknown = set(deal) - {"hands", "talon"}

@@ -1,4 +1,4 @@
-"""The Thousand rules engine: phases, legal actions and applying them (RULES.md §1).
+"""The Thousand rules engine: phases, legal actions and applying them (docs/rules-thousand.md).
 
 ``ThousandEngine`` composes the role modules below it (cards, actions, deal, bidding, play, scoring: the
 bidding's and the round end's methods are its ``Bidding`` and ``RoundEnd`` parts); the plain rules are here,
@@ -239,8 +239,8 @@ class ThousandEngine(Bidding, RoundEnd, GameState):
         first = (dealer + 1) % n  # the first hand
         below = [s for s in self.active if totals[s] < floor and not barrel[s]]
         if len(below) == len(self.active):
-            # every seat is below the floor: the first hand plays as if he alone were not (RULES.md), so he does
-            # not pass: the others do, and he plays a hundred without bidding
+            # every seat is below the floor: the first hand plays as if he alone were not (docs/rules-thousand.md),
+            # so he does not pass: the others do, and he plays a hundred without bidding
             below.remove(first)
         for s in below:
             self.bids[s] = "pass"

@@ -1,4 +1,5 @@
-"""Thousand's table conventions (RULES.md §1) with their defaults; keys exactly as in SCENARIOS.md."""
+"""Thousand's table conventions (docs/rules-thousand.md) with their defaults; keys exactly as in records
+(docs/records.md)."""
 
 from __future__ import annotations
 

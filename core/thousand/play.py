@@ -1,4 +1,4 @@
-"""Thousand card play: which cards may follow, who wins a trick, and what a lead declares (RULES.md §1).
+"""Thousand card play: which cards may follow, who wins a trick, and what a lead declares (docs/rules-thousand.md).
 
 Pure functions of cards: a trick is a list of ``[seat, card]`` in play order; ``trump`` is a suit letter or
 None (there is no trump until the first marriage).

@@ -1,7 +1,7 @@
-"""Settling a Thousand round: round results, bolts, the barrel, climbing on, the dump truck (RULES.md §1).
+"""Settling a Thousand round: round results, bolts, the barrel, climbing on, the dump truck (docs/rules-thousand.md).
 
 ``settle`` is a pure function of what happened in the round and the game's standing before it; it returns
-the new standing plus the notes a score sheet shows. The order of adjustments is the one RULES.md fixes:
+the new standing plus the notes a score sheet shows. The order of adjustments is the one docs/rules-thousand.md gives:
 round points (x2 in a golden round) -> bolts -> barrel (win, rule 2, attempts, missed barrels) ->
 climbing on -> dump truck.
 """

@@ -3,7 +3,7 @@
 "use strict";
 
 const COMMANDS = ["new", "join", "leave", "stop", "table", "rules", "settings", "lang", "score", "top", "me", "history",
-  "export", "help"];
+  "export", "daily", "notify", "season", "help"];
 const LEVEL_DEFAULT = "normal";
 
 const UI = {
@@ -16,7 +16,7 @@ const UI = {
     new_room: "new room", tab_table: "Table", tab_start: "Start", your_turn: "Your turn",
     online: "connected", offline: "offline, reconnecting…", connecting: "connecting…",
     open_private: "Open my private pane", invite_for: "for {name}", download: "Download",
-    step_start: "start",
+    step_start: "start", guest: "Guest {n}",
     finish_by_hand: "Finish setting up the table with its own buttons.",
     conventions_hint: "Every convention of the game is set on the table itself: its ⚙ button.",
     levels: { easy: "easy", normal: "normal", strong: "strong" },
@@ -40,7 +40,7 @@ const UI = {
     new_room: "новая комната", tab_table: "Стол", tab_start: "Начать", your_turn: "Ваш ход",
     online: "на связи", offline: "нет связи, переподключаемся…", connecting: "подключаемся…",
     open_private: "Открыть мою личную панель", invite_for: "для {name}", download: "Скачать",
-    step_start: "начать",
+    step_start: "начать", guest: "Гость {n}",
     finish_by_hand: "Закончите настройку стола его кнопками.",
     conventions_hint: "Все правила игры задаются на самом столе: кнопка ⚙.",
     levels: { easy: "лёгкий", normal: "средний", strong: "сильный" },
@@ -56,15 +56,15 @@ const UI = {
     },
   },
   uk: {
-    playground: "пісочниця", room: "Кімната", name: "Ваше ім'я", language: "Мова", enter: "Увійти",
+    playground: "пісочниця", room: "Кімната", name: "Ваше імʼя", language: "Мова", enter: "Увійти",
     start_title: "Почати гру", game: "Гра", seats: "Місць", players: "Гравці", you: "ви",
-    person: "людина (інша вкладка)", computer: "комп'ютер", table_language: "Мова столу",
+    person: "людина (інша вкладка)", computer: "компʼютер", table_language: "Мова столу",
     conventions: "Правила столу", start: "Відкрити стіл", commands: "Команди", group: "Група",
     private: "Лише вам", send: "Надіслати", type_command: "Напишіть щось або команду: /help",
     new_room: "нова кімната", tab_table: "Стіл", tab_start: "Почати", your_turn: "Ваш хід",
-    online: "на зв'язку", offline: "немає зв'язку, перепідключаємось…", connecting: "підключаємось…",
+    online: "на звʼязку", offline: "немає звʼязку, перепідключаємось…", connecting: "підключаємось…",
     open_private: "Відкрити мою особисту панель", invite_for: "для {name}", download: "Завантажити",
-    step_start: "почати",
+    step_start: "почати", guest: "Гість {n}",
     finish_by_hand: "Завершіть налаштування столу його кнопками.",
     conventions_hint: "Усі правила гри задаються на самому столі: кнопка ⚙.",
     levels: { easy: "легкий", normal: "середній", strong: "сильний" },
@@ -74,8 +74,8 @@ const UI = {
       bad_button: "Ця кнопка недійсна; нічого не змінилося.",
       unknown_command: "Невідома команда. Команди: {commands}.",
       too_long: "Задовго; нічого не надіслано.",
-      bad_hello: "Оберіть кімнату (літери, цифри, - і _) та ім'я.",
-      no_hello: "Спершу увійдіть: кімната та ім'я.",
+      bad_hello: "Оберіть кімнату (літери, цифри, - і _) та імʼя.",
+      no_hello: "Спершу увійдіть: кімната та імʼя.",
       internal: "На сервері щось зламалося; нічого не змінилося. Спробуйте ще раз.",
     },
   },
@@ -98,12 +98,13 @@ function t(key, params = {}) {
 // ---- who am I --------------------------------------------------------------------------------------------
 function initialIdentity() {
   const params = new URLSearchParams(location.search);
-  let name = params.get("name") || sessionStorage.getItem("pg-name");
-  if (!name) name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
-  const hashRoom = decodeURIComponent(location.hash.slice(1));
-  const room = (hashRoom || params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
   let lang = params.get("lang") || localStorage.getItem("pg-lang") || (navigator.language || "en").slice(0, 2);
   if (!UI[lang]) lang = "en";
+  let name = params.get("name") || sessionStorage.getItem("pg-name");
+  // a new tab's name, in the page's language: "Guest 1234", "Гость 1234", "Гість 1234"
+  if (!name) name = UI[lang].guest.replace("{n}", String(Math.floor(1000 + Math.random() * 9000)));
+  const hashRoom = decodeURIComponent(location.hash.slice(1));
+  const room = (hashRoom || params.get("room") || sessionStorage.getItem("pg-room") || "kitchen").toLowerCase();
   return { name, room, lang };
 }
 
@@ -252,11 +253,19 @@ function rerenderAll() {
   }
 }
 
+// a pane out of sight (a phone shows one tab at a time) that gets a new message: its tab is marked unread
+function markUnread(box) {
+  if (listOf(box).getClientRects().length) return; // on view
+  const tab = $(`#tabs [data-tab=${box}]`);
+  if (tab) tab.dataset.unread = "yes";
+}
+
 function upsert(box, entries) {
   const list = listOf(box);
   const stick = nearBottom(list);
   for (const entry of entries) {
     const known = state.boxes[box].has(entry.id);
+    if (!known && !(entry.kind === "said" && state.me && entry.user === state.me.name)) markUnread(box);
     state.boxes[box].set(entry.id, entry);
     const el = renderEntry(box, entry);
     const old = known ? list.querySelector(`[data-id="${entry.id}"]`) : null;
@@ -438,6 +447,10 @@ function newRoomName() {
 function showTab(tab) {
   document.body.dataset.tab = tab;
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === tab));
+  const opened = $(`#tabs [data-tab=${tab}]`);
+  if (opened) delete opened.dataset.unread;
+  // a pane opens at its newest message (while hidden it had no height to scroll)
+  if (tab === "group" || tab === "private") listOf(tab).scrollTop = listOf(tab).scrollHeight;
 }
 
 async function playgroundSession() {
@@ -447,7 +460,8 @@ async function playgroundSession() {
     body: JSON.stringify({ name: state.me.name, room: state.room, lang: state.lang }),
   });
   if (res.status === 404) return null; // this server has no web table
-  if (!res.ok) throw new Error(t("errors.bad_hello"));
+  if (res.status >= 500) throw new Error(`server ${res.status}`); // the web table tries again later
+  if (!res.ok) throw Object.assign(new Error(t("errors.bad_hello")), { final: true });
   return (await res.json()).session;
 }
 

@@ -19,7 +19,7 @@ const WT_TEXT = {
     game_over: "Игра окончена", choose: "Выберите:", bid: "Заказать", session_lost: "Страница потеряла сессию: откройте стол ещё раз.",
   },
   uk: {
-    cancel: "Скасувати", close: "Далі", connecting: "підключаємося…", offline: "немає зв'язку, перепідключаємося…",
+    cancel: "Скасувати", close: "Далі", connecting: "підключаємося…", offline: "немає звʼязку, перепідключаємося…",
     waiting: "Тут поки не грають.", spectator: "Ви дивитеся: без руки й без ходів.",
     your_turn: "Ваш хід", sound_on: "Звук увімкнено", sound_off: "Звук вимкнено", round_over: "Кон зіграно",
     game_over: "Гру закінчено", choose: "Оберіть:", bid: "Замовити", session_lost: "Сторінка втратила сесію: відкрийте стіл ще раз.",
@@ -27,6 +27,8 @@ const WT_TEXT = {
 };
 
 const STEPPER_FROM = 7; // more values than this: a stepper instead of a row of buttons
+const RETRY_FIRST = 500; // ms before the first try to reconnect; doubled after each failed one …
+const RETRY_MAX = 5000; // … up to this
 
 function wtEl(tag, cls, text) {
   const e = document.createElement(tag);
@@ -78,6 +80,7 @@ class WebTable {
     this.handInner.append(this.handPic, this.hitsEl);
     this.handBox.append(this.handInner);
     this.handPic.addEventListener("load", () => this.placeHits());
+    new ResizeObserver(() => this.fitLines()).observe(this.linesEl);
     this.emptyEl = wtEl("div", "wt-empty", this.t("connecting"));
     this.sheetEl = wtEl("div", "wt-sheet");
     this.sheetEl.hidden = true;
@@ -95,16 +98,33 @@ class WebTable {
   }
 
   // ---- the socket ----------------------------------------------------------------------------------------
+  // The page comes back by itself after any outage (a server restart, a lost network): the session request and
+  // the socket are tried again with a growing pause (RETRY_FIRST … RETRY_MAX, a little random), at once when the
+  // browser is back online or the page is shown again. Only a refusal that another try cannot mend (an error
+  // with ``final`` from opts.session(), a fresh session refused twice) stops it, and the page says why.
   async connect() {
     this.closed = false;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (!this.watching) {
+      this.watching = true;
+      const now = () => { if (!this.closed && this.retryTimer) this.connect(); };
+      window.addEventListener("online", now);
+      document.addEventListener("visibilitychange", () => { if (!document.hidden) now(); });
+    }
     let token;
     try {
       token = await this.opts.session();
     } catch (e) {
-      this.emptyEl.textContent = String(e.message || e);
+      if (this.closed) return;
+      if (e && e.final) {
+        this.stop(String(e.message || e));
+        return;
+      }
+      this.retry(); // the server is away (a network error, or 5xx from a proxy while it restarts)
       return;
     }
-    if (!token || this.closed) return; // closed while the session was asked for: no socket
+    if (!token || this.closed) return; // no web table on this server, or closed while the session was asked for
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/app/ws`);
     this.ws = ws;
@@ -113,14 +133,42 @@ class WebTable {
     ws.addEventListener("message", (ev) => this.receive(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
       if (this.ws !== ws || this.closed) return;
-      this.root.dataset.online = "no";
-      this.statusEl.textContent = this.t("offline");
-      setTimeout(() => { if (this.ws === ws && !this.closed) this.connect(); }, 1000);
+      this.retry();
     });
+  }
+
+  retry() {
+    this.ws = null;
+    this.online(false);
+    const delay = Math.min(RETRY_FIRST * 2 ** (this.tries || 0), RETRY_MAX) * (0.8 + 0.4 * Math.random());
+    this.tries = (this.tries || 0) + 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => { if (!this.closed) this.connect(); }, delay);
+  }
+
+  online(on) {
+    this.root.dataset.online = on ? "yes" : "no";
+    if (on) {
+      this.tries = 0;
+      this.statusEl.textContent = this.frame ? this.frame.status : "";
+      return;
+    }
+    this.statusEl.textContent = this.t("offline");
+    if (!this.frame) this.emptyEl.textContent = this.t("offline");
+    for (const req of [...this.pending.keys()]) this.settle(req); // what was in flight is answered by the frame after
+  }
+
+  stop(why) {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.root.dataset.online = "no";
+    this.emptyEl.textContent = why;
+    this.setVisible(false);
   }
 
   close() {
     this.closed = true;
+    clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close();
     this.ws = null;
   }
@@ -133,9 +181,11 @@ class WebTable {
 
   receive(frame) {
     if (frame.type === "hello") {
-      this.root.dataset.online = "yes";
+      this.refused = 0;
+      this.online(true);
       if (frame.lang && WT_TEXT[frame.lang]) this.lang = frame.lang;
       this.emptyEl.textContent = this.t("waiting");
+      this.signal("hello", { lang: this.lang });
     } else if (frame.type === "table") {
       // frames of one table may cross on the way: an older one never rolls the view back
       if (this.frame && this.frame.table === frame.table && frame.version < this.frame.version) return;
@@ -150,14 +200,18 @@ class WebTable {
       this.turn(false);
       if (this.opts.onTable) this.opts.onTable(null);
     } else if (frame.type === "answer") {
+      const pressed = this.pending.get(frame.req);
       this.settle(frame.req);
-      if (frame.text) this.toast(frame.text, frame.alert);
+      // a hint is advice, not a refusal: shown longer and without the alarm colour
+      if (pressed && pressed.dataset.kind === "hint") this.toast(frame.text, false, false, 8000);
+      else if (frame.text) this.toast(frame.text, frame.alert);
     } else if (frame.type === "error") {
       this.settle(frame.req);
+      if (frame.code === "too_many_pages") this.stop(frame.text); // refused: a new socket would be refused again
       if (frame.code === "no_session") {
-        this.closed = true;
-        this.emptyEl.textContent = this.t("session_lost");
-        this.setVisible(false);
+        // a session from before a restart may meet a server with a new key: one more try with a fresh one
+        this.refused = (this.refused || 0) + 1;
+        if (this.refused > 1) this.stop(this.t("session_lost"));
       }
     }
   }
@@ -171,7 +225,10 @@ class WebTable {
 
   press(payload, el) {
     const req = ++this.req;
-    if (!this.send({ type: "press", payload, req })) return;
+    if (!this.send({ type: "press", payload, req })) {
+      this.toast(this.t("offline"), false, true); // nothing is sent: say so, the tap changes nothing
+      return;
+    }
     if (el) {
       el.classList.add("pending");
       this.pending.set(req, el);
@@ -195,19 +252,34 @@ class WebTable {
     this.titleEl.textContent = f.title;
     this.statusEl.textContent = f.status;
     if (this.tablePic.getAttribute("src") !== f.picture) this.tablePic.src = f.picture;
-    this.linesEl.textContent = f.lines.join("\n");
+    this.drawLines(f.lines);
     this.promptEl.textContent = f.seat === null ? this.t("spectator") : f.prompt;
     this.promptEl.classList.toggle("mine", f.your_turn);
     this.drawHand();
     this.drawChoices();
     this.drawSheet(fresh);
+    this.fitLines(); // once the parts around the lines box have their new sizes (a resize refits it too)
     this.turn(f.your_turn);
     if (this.opts.onTable) this.opts.onTable(f);
   }
 
+  drawLines(lines) {
+    // oldest first, the newest at the bottom next to the prompt; the box shows the newest whole lines that fit
+    // (a wrapped line takes two) and cuts the oldest at its top
+    this.linesEl.replaceChildren(...lines.map((line) => wtEl("div", "wt-line", line)));
+  }
+
+  fitLines() {
+    // the lines stand on the box's bottom: an old line that reaches above its top is hidden, never cut in half
+    const lines = [...this.linesEl.children];
+    for (const el of lines) el.hidden = false;
+    const top = this.linesEl.getBoundingClientRect().top;
+    for (const el of lines.slice(0, -1)) el.hidden = el.getBoundingClientRect().top < top - 0.5;
+  }
+
   drawHand() {
     const f = this.frame;
-    const hand = f.hand;
+    const hand = f.hand && f.hand.items.length ? f.hand : null; // no cards left (the game's end): no empty frame
     this.handBox.hidden = !hand;
     this.hitsEl.innerHTML = "";
     if (!hand) {
@@ -245,7 +317,8 @@ class WebTable {
       this.toast(item.why || "", false, true);
       el.classList.remove("refused");
       void el.offsetWidth; // restart the shake
-      el.classList.add("refused");
+      el.classList.add("refused"); // the tint goes with the shake: the tile looks as before once it is told
+      el.addEventListener("animationend", () => el.classList.remove("refused"), { once: true });
       return;
     }
     if (item.actions.length === 1) {
@@ -294,6 +367,19 @@ class WebTable {
       for (const a of others) row.append(this.button(a));
       box.append(row);
     }
+    // the seat's other buttons (hint, take my seat back, the vote to stop, play again), as the frame lists them
+    const flows = f.buttons || [];
+    if (flows.length) {
+      const row = wtEl("div", "wt-row wt-flows");
+      for (const b of flows) row.append(this.flowButton(b));
+      box.append(row);
+    }
+  }
+
+  flowButton(b) {
+    const el = this.button(b);
+    el.dataset.kind = b.kind;
+    return el;
   }
 
   stepper(values) {
@@ -332,28 +418,48 @@ class WebTable {
       img.alt = "";
       card.append(img);
       if (f.result) card.append(wtEl("p", "wt-result", f.result));
-      const ok = wtEl("button", "wt-choice primary wt-dismiss", this.t("close"));
+      const row = wtEl("div", "wt-row");
+      for (const b of (f.buttons || []).filter((x) => x.kind === "play_again")) row.append(this.flowButton(b));
+      const ok = wtEl("button", "wt-choice wt-dismiss" + (row.children.length ? "" : " primary"), this.t("close"));
       ok.type = "button";
-      ok.addEventListener("click", () => { this.sheetEl.hidden = true; });
-      card.append(ok);
+      ok.addEventListener("click", () => this.closeSheet());
+      row.append(ok);
+      card.append(row);
       this.sheetEl.append(card);
       this.sheetEl.hidden = false;
+      this.signal("sheet", { open: true });
     }
     this.sheetRound = round;
   }
 
+  closeSheet() {
+    if (this.sheetEl.hidden) return;
+    this.sheetEl.hidden = true;
+    this.signal("sheet", { open: false });
+  }
+
+  // what the page around the table may follow (page.js: haptics, the Back button): wt-hello, wt-turn, wt-notice,
+  // wt-sheet
+  signal(name, detail) {
+    this.root.dispatchEvent(new CustomEvent("wt-" + name, { detail: detail || {} }));
+  }
+
   // ---- notices, turn, sound ------------------------------------------------------------------------------
-  toast(text, alert = false, why = false) {
+  toast(text, alert = false, why = false, lasts = 0) {
     if (!text) return;
+    this.signal("notice", { text, alert, why });
     const e = wtEl("div", "wt-note" + (alert ? " alert" : "") + (why ? " why" : ""), text);
     this.toastEl.append(e);
-    setTimeout(() => e.remove(), alert ? 5000 : 3000);
+    setTimeout(() => e.remove(), lasts || (alert ? 5000 : 3000));
   }
 
   turn(mine) {
     const f = this.frame;
     if (this.opts.onTurn) this.opts.onTurn(mine, f ? f.title : "");
-    if (mine && !this.wasMine && this.sound) this.beep();
+    if (mine && !this.wasMine) {
+      if (this.sound) this.beep();
+      this.signal("turn");
+    }
     this.wasMine = mine;
   }
 

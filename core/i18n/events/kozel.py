@@ -35,6 +35,11 @@ def _redeal(e: Event, d: dict[str, Any], s: Say) -> str:
 
 def _tile_played(e: Event, d: dict[str, Any], s: Say) -> str:
     fields = {"who": s.seat(e.seat), "tile": d["tile"], "left": d["left"], "right": d["right"]}
+    a, _, b = str(d["tile"]).partition("-")
+    if {a, b} == {str(d["left"]), str(d["right"])}:
+        # the line's ends are the tile's own two numbers: the round's first tile (which lies the same way on
+        # either end, so the end says nothing), or a tile whose end the ends shown tell anyway
+        return t(s.lang, "{who} plays {tile} (ends {left}|{right}).", **fields)
     if d["end"] == "left":
         return t(s.lang, "{who} plays {tile} on the left end (ends {left}|{right}).", **fields)
     return t(s.lang, "{who} plays {tile} on the right end (ends {left}|{right}).", **fields)
@@ -118,7 +123,7 @@ def _game_over(e: Event, d: dict[str, Any], s: Say) -> str:
     rating = ", ".join(f"{s.seat(seat)} +{r}" for seat, r in enumerate(d["rating"]) if seat != e.seat)
     return t(
         s.lang,
-        "{who} has {total} and is the kozel! Rating: {rating}.",
+        "{who} has {total} and is the kozel! Rating points: {rating}.",
         who=s.seat(e.seat),
         total=s.num(d["totals"][e.seat]),
         rating=rating,

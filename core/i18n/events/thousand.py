@@ -79,7 +79,8 @@ def _contract_asked(e: Event, d: dict[str, Any], s: Say) -> str:
 
 
 def _contract(e: Event, d: dict[str, Any], s: Say) -> str:
-    return t(s.lang, "{who} plays {value}.", who=s.seat(e.seat), value=d["value"])
+    # Translators: Thousand, the declarer names the contract he will play for (not a card played).
+    return t(s.lang, "{who} names the contract: {value}.", who=s.seat(e.seat), value=d["value"])
 
 
 def _conceded(e: Event, d: dict[str, Any], s: Say) -> str:
