@@ -270,7 +270,7 @@ async def test_commands_tell_results_and_refuse_bad_input(tmp_path):
         await ann.say(world.chat, "top")
         assert "1. " in world.group()[-1].text and "рейтинг" in world.group()[-1].text
         await ann.say(world.chat, "me")
-        assert "Козёл: партий 1" in world.group()[-1].text
+        assert "Козёл: 1 партия, " in world.group()[-1].text  # each count with its own plural
         await ann.say(world.chat, "history")
         assert "#1 Козёл" in world.group()[-1].text
         await ann.say(world.chat, "export")

@@ -120,15 +120,14 @@ class Info:
                 rating = f"{r.rating:.1f}" if r.rating is not None else "—"
                 line = t(
                     lang,
-                    "{i}. {name}: rating {rating}, {wins} wins in {games} games",
+                    "{i}. {name}: rating {rating}, {record}",
                     i=i,
                     name=r.name,
                     rating=rating,
-                    wins=r.wins,
-                    games=r.games,
+                    record=texts.record_words(lang, r.games, r.wins),
                 )
                 if game == "kozel":
-                    line += " · " + t(lang, "{n} rating points", n=r.points)
+                    line += " · " + texts.rating_points(lang, r.points)
                 lines.append(line)
                 table.append([str(i), r.name, rating, f"{r.wins}/{r.games}"])
             lines.append("")
@@ -159,11 +158,9 @@ class Info:
             total_games, total_wins = total_games + s.games, total_wins + s.wins
             line = t(
                 lang,
-                "{game}: {games} games, {wins} wins ({share}%), average total {avg}",
+                "{game}: {record}, average total {avg}",
                 game=texts.game_name(game, lang),
-                games=s.games,
-                wins=s.wins,
-                share=round(100 * s.win_share),
+                record=texts.record_words(lang, s.games, s.wins),
                 avg=round(s.average_total or 0),
             )
             if game == "thousand":
@@ -171,11 +168,16 @@ class Info:
             elif game == "deberts":
                 line += "; " + t(lang, "baits {n}", n=s.baits)
             elif game == "kozel":
-                line += "; " + t(lang, "kozel {n} times, {points} rating points", n=s.kozel, points=s.rating_points)
+                line += "; " + t(
+                    lang,
+                    "the kozel {times}, {points}",
+                    times=tn(lang, "{n} time", "{n} times", s.kozel),
+                    points=texts.rating_points(lang, s.rating_points),
+                )
             if s.rating is not None:
                 line += "; " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             lines.append(line)
-            panel = record_words(lang, s.games, s.wins)
+            panel = texts.record_words(lang, s.games, s.wins)
             if s.rating is not None:
                 panel += " · " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             panels.append({"title": texts.game_name(game, lang), "line": panel, "ratings": history.get(game, [])})
@@ -187,7 +189,9 @@ class Info:
             lines.append(earned)
         data = {
             "title": user.name,
-            "subtitle": (chat.title or t(lang, "your group")) + " · " + record_words(lang, total_games, total_wins),
+            "subtitle": (chat.title or t(lang, "your group"))
+            + " · "
+            + texts.record_words(lang, total_games, total_wins),
             "games": panels,
             "empty": t(lang, "No finished games here yet."),
             "badges_title": t(
@@ -269,15 +273,3 @@ def head_fit(text: str, limit: int = MAX_CAPTION) -> str:
             break
         out.append(line)
     return "\n".join([*out, "…"])
-
-
-def record_words(lang: str, games_: int, wins: int) -> str:
-    """ "5 games, 2 wins (40%)" in the reader's language, each count with its own plural."""
-    share = round(100 * wins / games_) if games_ else 0
-    return t(
-        lang,
-        "{games}, {wins} ({share}%)",
-        games=tn(lang, "{n} game", "{n} games", games_),
-        wins=tn(lang, "{n} win", "{n} wins", wins),
-        share=share,
-    )

@@ -96,12 +96,11 @@ class Seasons:
                 lines.append(
                     t(
                         lang,
-                        "{i}. {name}: {gained} rating, {wins} wins in {games} games",
+                        "{i}. {name}: {gained} rating, {record}",
                         i=place,
                         name=who,
                         gained=gained,
-                        wins=wins,
-                        games=games_,
+                        record=texts.record_words(lang, int(games_), int(wins)),
                     )
                 )
         if not sections:
@@ -142,12 +141,11 @@ class Seasons:
                 lines.append(
                     t(
                         lang,
-                        "{game}: {name} ({gained} rating, {wins} wins in {games} games)",
+                        "{game}: {name} ({gained} rating, {record})",
                         game=texts.game_name(game, lang),
                         name=r["name"],
                         gained=f"{r['gained']:+.1f}",
-                        wins=r["wins"],
-                        games=r["games"],
+                        record=texts.record_words(lang, r["games"], r["wins"]),
                     )
                 )
         most = max(everyone, key=lambda r: (r["games"], r["wins"]))
