@@ -24,3 +24,13 @@ async def api(request: pytest.FixtureRequest):
     server.add_group(KITCHEN, "Kitchen")
     yield server
     await server.stop()
+
+
+@pytest.fixture
+def fast_taps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web table's press rate per socket lifted by name (``bot.webapp.hub.PRESS_RATE``): a test that plays a
+    whole game by tapping, against computers that answer at once, taps faster than the rate a person needs and was
+    told "Too many taps" (the tap then changed nothing). ``tests/test_webapp_limits.py`` keeps the real rate."""
+    import bot.webapp.hub
+
+    monkeypatch.setattr(bot.webapp.hub, "PRESS_RATE", 10_000)

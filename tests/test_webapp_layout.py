@@ -24,7 +24,7 @@ from tests.test_webapp_browser import (
 )
 from tests.webapp_support import serve_playground
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 LONG_NAME = "Anastasia Konstantinopolskaya"  # her lines wrap on a phone
 

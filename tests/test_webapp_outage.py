@@ -41,7 +41,7 @@ from tests.webapp_support import (
     settings_for,
 )
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 ONLINE = "() => document.querySelector('#webtable').dataset.online === 'yes'"
 
