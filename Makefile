@@ -1,6 +1,8 @@
 # Two entry points: `make run` starts the bot, `make test` runs the whole test suite.
-# Both create or update the virtual environment in .venv from pyproject.toml: `make run` installs the runtime
-# dependencies only (stamp .installed, the name tools/merge_catalogs relies on); `make test` adds the test tools (pytest, ruff, Playwright; .installed-dev).
+# Both create or update the virtual environment in .venv: `make run` installs the runtime dependencies from
+# pyproject.toml's ranges (stamp .installed, the name tools/merge_catalogs relies on); `make test` (and CI, .ci/run)
+# installs the exact, hash-checked versions of requirements-dev.lock, test tools included (.installed-dev). The
+# image installs requirements.lock. After changing a dependency: `make lock` (pip-tools), commit both lock files.
 # `make run` installs the project as a plain wheel (it runs `python -m bot` from the checkout, which comes first on
 # sys.path): an editable install would print setuptools' "editable installation" warning box to a newcomer.
 # `make test` installs it editable, so every test process (xdist workers included) imports the checkout.
@@ -8,7 +10,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint demo messages language merge-messages discord-sdk
+.PHONY: run test lint demo messages language merge-messages discord-sdk lock
 
 # Message catalogs (docs/i18n.md): one domain, `tablebot`, sources in core/i18n/locale/<lang>/LC_MESSAGES/.
 LOCALES := core/i18n/locale
@@ -24,9 +26,16 @@ $(RUNTIME): pyproject.toml
 	$(PY) -m pip install --quiet .
 	touch $@
 
-$(DEV): $(RUNTIME)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(DEV): $(RUNTIME) requirements-dev.lock
+	$(PY) -m pip install --quiet -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
+
+LOCK := --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+lock: $(RUNTIME)
+	$(PY) -m pip install --quiet pip-tools
+	$(VENV)/bin/pip-compile $(LOCK) -o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile $(LOCK) --extra dev -o requirements-dev.lock pyproject.toml
 
 run: $(RUNTIME)
 	$(PY) -m bot

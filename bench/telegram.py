@@ -54,10 +54,11 @@ def p95(values: list[float]) -> float:
 
 
 async def bench(moves_wanted: int, interval: float, seed: int) -> dict:
-    from testkit.fake_bot_api import TOKEN, FakeBotAPI
+    from testkit.fake_bot_api import TOKEN, FakeBotAPI, Limits
     from testkit.telegram_players import PREFIX, Player
 
-    api = FakeBotAPI()
+    # the per-chat, per-minute and global limits lifted as for the bot (below); the answer deadline kept
+    api = FakeBotAPI(limits=Limits(per_chat_gap=None, per_private_second=None, per_group_minute=None, per_second=None))
     await api.start()
     api.add_group(GROUP, "Bench")
     users = [api.add_user(1000 + i, name) for i, name in enumerate(("Ann", "Bob", "Cid"))]

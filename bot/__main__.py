@@ -21,15 +21,19 @@ import asyncio
 import contextlib
 import functools
 import importlib
+import logging
 import signal
 import sys
 from collections.abc import Callable
 from errno import EADDRINUSE
 from typing import Any
 
+from bot import ops
 from bot.config import Settings
 from bot.telegram.token_check import BadToken, check_token
 from core import games
+
+log = logging.getLogger("bot.main")  # not __name__: run as python -m bot, that is "__main__"
 
 # platform -> the package whose ``serve(app, settings)`` runs it; one line per adapter
 ADAPTERS: dict[str, str] = {
@@ -126,6 +130,11 @@ async def run(settings: Settings, names: list[str]) -> None:
     if "playground" in serves:  # the playground's page shows the web table of its room's game too
         serves["playground"] = functools.partial(serves["playground"], extend=webtable_installer(app, settings))
     tasks = [asyncio.create_task(serve(app, settings), name=name) for name, serve in serves.items()]
+    operator = ops.Operator(app, lambda: tasks)
+    ops_runner = None
+    if settings.metrics_port is not None:
+        ops_runner, address = await ops.start(operator, settings.metrics_host, settings.metrics_port)
+        print(f"metrics: {address}/metrics (and /healthz, /readyz)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -134,6 +143,8 @@ async def run(settings: Settings, names: list[str]) -> None:
     try:
         await asyncio.sleep(0)  # every serve() has attached its port
         await app.start()
+        operator.started = True
+        log.info("worker ready: %s", ", ".join(names))
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -143,9 +154,12 @@ async def run(settings: Settings, names: list[str]) -> None:
             if task is not stopping:
                 task.result()  # an adapter that ended on its own: show why
     finally:
+        operator.started = False
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if ops_runner is not None:
+            await ops_runner.cleanup()
         await app.close()
 
 
@@ -160,6 +174,7 @@ def webtable_installer(app: Any, settings: Settings) -> Callable[[Any], Any]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     settings = Settings()
+    ops.setup_logging(settings.log_format, settings.log_level)
     if args.command == "migrate":
         print(f"database migrated to revision {asyncio.run(migrate(settings))}")
         return 0
@@ -188,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the {', '.join(missing)} adapter is not part of this version; unset its token", file=sys.stderr)
         return 2
     print(f"games: {', '.join(games.available())}")
-    print(f"database: {settings.effective_database_url()}")
+    print(f"database: {ops.shown_url(settings.effective_database_url())}")  # never its password
     print(f"adapters: {', '.join(names)}")
     if names == ["playground"]:
         print("no chat token set: starting the local playground (games against computer players in your browser)")

@@ -9,6 +9,7 @@ ones his daily-deal days give. Storing them once is ``bot.storage``'s; telling t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -107,6 +108,19 @@ def _rounds(events: list[Event]) -> list[list[Event]]:
     return out
 
 
+# each game's own feats, registered by the game's name (core.games is the one list of games)
+PER_GAME: dict[str, Callable[[Played], set[str]]] = {}
+
+
+def feats_of(game: str) -> Callable[[Callable[[Played], set[str]]], Callable[[Played], set[str]]]:
+    def register(fn: Callable[[Played], set[str]]) -> Callable[[Played], set[str]]:
+        PER_GAME[game] = fn
+        return fn
+
+    return register
+
+
+@feats_of("thousand")
 def _thousand(p: Played) -> set[str]:
     out: set[str] = set()
     rows = _sheet(p.final)
@@ -127,6 +141,7 @@ def _thousand(p: Played) -> set[str]:
     return out
 
 
+@feats_of("deberts")
 def _deberts(p: Played) -> set[str]:
     out: set[str] = set()
     rows = _sheet(p.final)
@@ -149,6 +164,7 @@ def _deberts(p: Played) -> set[str]:
     return out
 
 
+@feats_of("kozel")
 def _kozel(p: Played) -> set[str]:
     out: set[str] = set()
     rows = _sheet(p.final)
@@ -159,9 +175,6 @@ def _kozel(p: Played) -> set[str]:
     if any(e.type == "fish" and e.seat == p.seat for e in p.events):
         out.add("k_fisherman")
     return out
-
-
-PER_GAME = {"thousand": _thousand, "deberts": _deberts, "kozel": _kozel}
 
 
 def at_table(p: Played, counts: Counts) -> list[str]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import model_validator
+from pydantic import field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -37,6 +38,7 @@ class Settings(BaseSettings):
     round_pause: float | None = None  # set: every table's pause after a round (seconds); unset: its own option
     tick_interval: float = 1.0  # seconds between two looks at the turn timers
     playground_host: str = "127.0.0.1"  # the playground listens here only (loopback: this machine alone)
+    playground_hosts: str | None = None  # more names its Host may carry, e.g. "den.lan,192.168.1.5" (comma-separated)
     playground_port: int = 8080
     playground_edit_interval: float = 0.05  # seconds between two pushes of one pane (edits in between coalesce)
     webapp_url: str | None = None  # the web table's public HTTPS address (set: Mini App buttons in Telegram)
@@ -47,6 +49,16 @@ class Settings(BaseSettings):
     discord_client_id: str | None = None  # the Discord application's id (OAuth2 client id) for the Activity
     discord_client_secret: str | None = None  # its OAuth2 client secret: the Activity's code exchange (server only)
     discord_activity_url: str | None = None  # the public HTTPS address Discord's URL mapping for "/" points at
+
+    metrics_port: int | None = None  # set: /metrics, /healthz and /readyz on this port (docs/operations.md)
+    metrics_host: str = "127.0.0.1"  # where they listen (compose: 0.0.0.0 on its internal network)
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object a line
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"  # the bot's own loggers (libraries: WARNING)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _check_discord_shards(self) -> Settings:

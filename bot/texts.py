@@ -9,7 +9,7 @@ from typing import Any
 
 from core import games
 from core.base import GameRules
-from core.i18n import N_, t
+from core.i18n import N_, t, tn
 
 GAME_NAMES = {game.name: game.title for game in games.GAMES}
 
@@ -205,4 +205,21 @@ def rating_line(game: str, name: str, rating: float, delta: float, points: int |
         )
     return t(
         lang, "{name}: rating {rating} ({delta} this game)", name=name, rating=f"{rating:.1f}", delta=f"{delta:+.1f}"
+    )
+
+
+def rating_points(lang: str, n: int) -> str:
+    """ "7 rating points" (Kozel's own rating) with the plural of the reader's language."""
+    return tn(lang, "{n} rating point", "{n} rating points", n)
+
+
+def record_words(lang: str, games_: int, wins: int) -> str:
+    """ "5 games, 2 wins (40%)" in the reader's language, each count with its own plural."""
+    share = round(100 * wins / games_) if games_ else 0
+    return t(
+        lang,
+        "{games}, {wins} ({share}%)",
+        games=tn(lang, "{n} game", "{n} games", games_),
+        wins=tn(lang, "{n} win", "{n} wins", wins),
+        share=share,
     )

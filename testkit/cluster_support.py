@@ -106,6 +106,9 @@ class Forward:
     at: float
 
 
+PUBLIC_HOOK = "https://cluster.invalid/hook"  # the webhook address Telegram is given (it takes https:// only)
+
+
 class Balancer:
     """Round robin over the workers' webhook servers; the fake Bot API posts the webhook here."""
 
@@ -288,13 +291,14 @@ class Cluster:
             self.api.latency = lambda: jitter.uniform(lo, hi)
         self.balancer = Balancer()
         await self.balancer.start()
+        self.api.backends[PUBLIC_HOOK] = [self.balancer.url]  # Telegram posts to the https address, the proxy's
         self.tmp = Path(tempfile.mkdtemp(prefix="tablebot-cluster-"))
         self.db_url = await fresh_pg_database()
         base = dict(os.environ)
         base.update(
             TELEGRAM_BOT_TOKEN=self.api.token,
             TELEGRAM_API_URL=self.api.base_url,
-            TELEGRAM_WEBHOOK_URL=self.balancer.url,
+            TELEGRAM_WEBHOOK_URL=PUBLIC_HOOK,
             TELEGRAM_WEBHOOK_HOST="127.0.0.1",
             TELEGRAM_EDIT_INTERVAL=str(self.edit_interval),
             TELEGRAM_GROUP_PER_MINUTE=str(self.group_per_minute),

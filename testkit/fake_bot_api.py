@@ -11,6 +11,15 @@ on purpose. ``latency`` delays each request by a seeded random time (a network b
 ``Call.at`` is when Telegram has received the request. ``fail_next`` makes the next matching call answer 429
 with ``retry_after`` (or any other error).
 
+Telegram's flood limits are on by default (``Limits``): at most one write (a message or an edit) a second in a
+group, 20 a minute in a group, three a second in a private chat (short bursts), about 30 requests a second in
+all; a request over a limit is answered 429 with ``retry_after`` (whole seconds, as Telegram gives it), also
+``answerCallbackQuery``. A callback query is answered only within ``answer_deadline`` seconds of the press
+(Telegram refuses a late answer, "query is too old", while the user's button kept spinning), and the webhook
+URL must be ``https://``. A test that needs speed turns off the one limit it needs by name, e.g.
+``FakeBotAPI(limits=Limits(per_group_minute=None))``; ``tests.telegram_support.settings_for`` gives the bot
+the matching settings (the real ones for every limit left on).
+
 Test helpers play the users: ``say`` (a message, e.g. a command), ``press`` (a callback button the user can
 see), ``start_private`` (the user presses Start, with a deep-link payload), ``delete`` (an admin deletes a
 message), ``block`` (the user blocks the bot). Everything the bot did is in ``calls``; what is on screen in
@@ -25,6 +34,7 @@ import hashlib
 import io
 import itertools
 import json
+import math
 import random
 import re
 import time
@@ -57,11 +67,14 @@ def _release(future: asyncio.Future) -> None:
 
 
 class ApiError(Exception):
-    def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, parameters: dict[str, Any] | None = None, *, flood: bool = False
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.parameters = parameters
+        self.flood = flood  # a 429 of the fake's own limits (not an injected one)
 
 
 def bad(description: str) -> ApiError:
@@ -170,6 +183,34 @@ class Failure:
     remaining: int
 
 
+SENDS = ("sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup")
+EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
+QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Telegram's limits as the fake enforces them; ``None`` turns one off.
+
+    Telegram documents "about one message a second in a chat, short bursts allowed", "no more than 20 messages a
+    minute in a group" and "about 30 messages a second" overall (core.telegram.org/bots/faq); a press's spinner
+    lasts until ``answerCallbackQuery``, and an answer that comes too late is refused ("query is too old")."""
+
+    per_chat_gap: float | None = 1.0  # seconds between two writes received in one group
+    per_private_second: int | None = 3  # writes received in any second in one private chat (short bursts)
+    per_group_minute: int | None = 20  # writes received in any ``group_window`` seconds in one group
+    per_second: int | None = 30  # requests (writes and answers) received in any second, all chats together
+    answer_deadline: float | None = 15.0  # seconds after the press that its answer is still taken
+    group_window: float = 60.0  # the window of ``per_group_minute`` (a test shortens it to see it pass)
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No flood limit and no deadline (a test of something else that presses far faster than people)."""
+        return cls(
+            per_chat_gap=None, per_private_second=None, per_group_minute=None, per_second=None, answer_deadline=None
+        )
+
+
 JSON_FIELDS = {
     "reply_markup",
     "media",
@@ -187,8 +228,12 @@ JSON_FIELDS = {
 class FakeBotAPI:
     """The server. ``await start()`` then point ``aiogram`` at ``base_url`` (``TelegramAPIServer.from_base``)."""
 
-    def __init__(self, token: str = TOKEN) -> None:
+    def __init__(self, token: str = TOKEN, *, limits: Limits | None = None) -> None:
         self.token = token
+        self.limits = limits or Limits()
+        self._written: dict[int, list[float]] = {}  # chat id -> when its accepted writes were received
+        self._requests: list[float] = []  # when the accepted writes and answers were received (the last second)
+        self.refused: list[Call] = []  # requests answered 429 by the limits (not injected ones)
         self.bot_id = int(token.split(":", 1)[0])
         self.username = BOT_USERNAME
         self.users: dict[int, FakeUser] = {}
@@ -292,6 +337,12 @@ class FakeBotAPI:
     def delete(self, chat_id: int, message_id: int) -> None:
         """An admin deletes a message."""
         self.messages[chat_id][message_id].deleted = True
+
+    def spend_window(self, chat_id: int) -> None:
+        """The group's write window is spent as of now (writes Telegram counted that this bot process did not
+        see: another process, a restart): its next writes are answered 429 until ``group_window`` has passed."""
+        if self.limits.per_group_minute is not None:
+            self._written.setdefault(chat_id, []).extend([time.monotonic()] * self.limits.per_group_minute)
 
     def fail_next(
         self,
@@ -466,21 +517,85 @@ class FakeBotAPI:
         handler = getattr(self, "m_" + method, None)
         if handler is None:
             return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
+        received = time.monotonic()
         try:
             self._injected_failure(method, params)
             if method == "getUpdates":
                 result = await self.m_getUpdates(params, request)
             else:
+                flooded = self._flood(method, params, received)  # checked, handled and counted with no await between
+                if flooded is not None:
+                    raise flooded
                 result = handler(params, files)
+                self._count(method, params, received)
         except ApiError as e:
             body: dict[str, Any] = {"ok": False, "error_code": e.code, "description": e.description}
             if e.parameters:
                 body["parameters"] = e.parameters
-            self.calls.append(Call(method, params, files, e.code, body, time.monotonic(), began))
+            call = Call(method, params, files, e.code, body, time.monotonic(), began)
+            self.calls.append(call)
+            if e.flood:
+                self.refused.append(call)
             return web.json_response(body, status=e.code)
         if method != "getUpdates":
             self.calls.append(Call(method, params, files, 200, result, time.monotonic(), began))
         return web.json_response({"ok": True, "result": result})
+
+    # ----------------------------------------------------------------------------------------- flood limits
+    def _is_group(self, chat_id: int) -> bool:
+        chat = self.chats.get(chat_id)
+        return chat.type != "private" if chat is not None else chat_id < 0
+
+    @staticmethod
+    def _written_chat(method: str, params: dict[str, Any]) -> int | None:
+        """The chat a write goes to (None: not a chat write)."""
+        if method not in SENDS and method not in EDITS:
+            return None
+        try:
+            return int(params.get("chat_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+
+    def _flood(self, method: str, params: dict[str, Any], now: float) -> ApiError | None:
+        """The 429 Telegram gives this request, received ``now``, or None when it is within the limits."""
+        limits = self.limits
+        chat = self._written_chat(method, params)
+        if chat is None and method != "answerCallbackQuery":
+            return None
+        self._requests = [t for t in self._requests if now - t < 1.0]
+        if limits.per_second is not None and len(self._requests) >= limits.per_second:
+            return self._too_many(self._requests[0] + 1.0 - now)
+        if chat is None:
+            return None
+        times = self._written.get(chat, [])
+        if self._is_group(chat):
+            if limits.per_chat_gap is not None and times and now - times[-1] < limits.per_chat_gap:
+                return self._too_many(times[-1] + limits.per_chat_gap - now)
+            window = [t for t in times if now - t < limits.group_window]
+            if limits.per_group_minute is not None and len(window) >= limits.per_group_minute:
+                return self._too_many(window[0] + limits.group_window - now)
+        else:
+            second = [t for t in times if now - t < 1.0]
+            if limits.per_private_second is not None and len(second) >= limits.per_private_second:
+                return self._too_many(second[0] + 1.0 - now)
+        return None
+
+    def _count(self, method: str, params: dict[str, Any], now: float) -> None:
+        """An accepted write or answer, received ``now``, counts toward the limits."""
+        chat = self._written_chat(method, params)
+        if chat is None and method != "answerCallbackQuery":
+            return
+        self._requests.append(now)
+        if chat is not None:
+            times = self._written.setdefault(chat, [])
+            times.append(now)
+            if len(times) > 64:
+                del times[: len(times) - 64]
+
+    @staticmethod
+    def _too_many(wait: float) -> ApiError:
+        retry_after = max(1, math.ceil(wait))
+        return ApiError(429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}, flood=True)
 
     async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
         params: dict[str, Any] = {}
@@ -747,7 +862,7 @@ class FakeBotAPI:
         url = params.get("url", "")
         if not url:
             return self.m_deleteWebhook(params, files)
-        if not re.match(r"^https?://", url):
+        if not url.startswith("https://"):
             raise bad("bad webhook: An HTTPS URL must be provided for webhook")
         if str(params.get("drop_pending_updates", "")).lower() == "true":
             self._updates.clear()
@@ -980,7 +1095,10 @@ class FakeBotAPI:
     def m_answerCallbackQuery(self, params, files) -> bool:
         query_id = str(params.get("callback_query_id", ""))
         if query_id not in self.queries or query_id in self.answers:
-            raise bad("query is too old and response timeout expired or query ID is invalid")
+            raise bad(QUERY_TOO_OLD)
+        deadline = self.limits.answer_deadline
+        if deadline is not None and time.monotonic() - self.queries[query_id]["at"] > deadline:
+            raise bad(QUERY_TOO_OLD)  # the user's button spun until Telegram gave up on the bot
         text = params.get("text") or ""
         if len(text) > MAX_ANSWER_TEXT:
             raise bad("MESSAGE_TOO_LONG")

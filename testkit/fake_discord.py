@@ -18,7 +18,18 @@ Discord behaviours kept on purpose (the adapter must cope with them):
   the follow-up's own flags say (``loading``); once the placeholder was edited, follow-ups are messages of their own;
 * JSON replies carry ``Content-Type: application/json`` exactly (discord.py checks the header verbatim);
 * each gateway connection identifies as one shard ``[id, count]`` (kept in ``shards``); an event of the guild goes
-  to the connections of shard ``(guild_id >> 22) % count`` only, as Discord routes it.
+  to the connections of shard ``(guild_id >> 22) % count`` only, as Discord routes it;
+* a message's content is at most 2,000 characters, its components at most 5 action rows of at most 5 buttons or
+  one select menu (1 to 25 options), custom ids at most 100 characters and labels at most 80, unique custom
+  ids; anything else is refused with 400 "Invalid Form Body" (code 50035), wherever the message is sent or
+  edited (channel, interaction response, follow-up);
+* rate limits (``Limits``, on by default): each route of a channel (sending, editing, deleting its messages) is
+  a bucket of 5 requests per 5 seconds, and the bot token has 50 requests a second in all. Every answer of a
+  bucketed route carries Discord's ``X-RateLimit-*`` headers (limit, remaining, reset, reset-after, bucket), so
+  discord.py waits before a bucket runs dry; a request over a limit gets 429 with ``retry_after`` (and
+  ``global``, ``X-RateLimit-Global`` and ``X-RateLimit-Scope``), which discord.py waits out and retries
+  (``refused`` keeps them). ``rate_limit_next`` answers the next matching request 429 on purpose. A test that
+  needs speed turns one limit off by name, e.g. ``FakeDiscord(limits=Limits(per_channel_route=None))``.
 """
 
 from __future__ import annotations
@@ -37,6 +48,17 @@ import aiohttp
 from aiohttp import web
 
 EPHEMERAL = 64
+MAX_CONTENT = 2000
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
+MAX_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+MAX_OPTION_TEXT = 100
+MAX_PLACEHOLDER = 150
+MAX_EMBEDS = 10
+MAX_EMBED_DESCRIPTION = 4096
+MAX_EMBED_TITLE = 256
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
 APPLICATION_ID = 500_000_000_000_000_001
@@ -62,6 +84,86 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"code": code, "message": message}, status)
+
+
+def _invalid(where: str, problem: str) -> web.Response:
+    """Discord's answer to a payload it does not accept."""
+    return _json(
+        {"code": 50035, "message": "Invalid Form Body", "errors": {where: {"_errors": [{"message": problem}]}}}, 400
+    )
+
+
+def check_message(payload: dict[str, Any]) -> tuple[str, str] | None:
+    """What Discord refuses in a message payload (content, components, embeds): ``(field, problem)``, or None."""
+    content = payload.get("content")
+    if isinstance(content, str) and len(content) > MAX_CONTENT:
+        return "content", f"Must be {MAX_CONTENT} or fewer in length."
+    embeds = payload.get("embeds") or ([payload["embed"]] if payload.get("embed") else [])
+    if len(embeds) > MAX_EMBEDS:
+        return "embeds", f"Must be {MAX_EMBEDS} or fewer in length."
+    for embed in embeds:
+        if len(embed.get("description") or "") > MAX_EMBED_DESCRIPTION:
+            return "embeds.description", f"Must be {MAX_EMBED_DESCRIPTION} or fewer in length."
+        if len(embed.get("title") or "") > MAX_EMBED_TITLE:
+            return "embeds.title", f"Must be {MAX_EMBED_TITLE} or fewer in length."
+    rows = payload.get("components") or []
+    if len(rows) > MAX_ROWS:
+        return "components", f"Must be {MAX_ROWS} or fewer in length."
+    seen: set[str] = set()
+    for i, row in enumerate(rows):
+        items = row.get("components") or []
+        if row.get("type") != 1 or not items:
+            return f"components.{i}", "An action row holds 1 to 5 components."
+        selects = [c for c in items if c.get("type") in (3, 5, 6, 7, 8)]
+        if selects and len(items) > 1:
+            return f"components.{i}", "A select menu must be alone in its action row."
+        if len(items) > MAX_ROW_BUTTONS:
+            return f"components.{i}.components", f"Must be {MAX_ROW_BUTTONS} or fewer in length."
+        for j, item in enumerate(items):
+            where = f"components.{i}.components.{j}"
+            custom_id = item.get("custom_id")
+            if custom_id is not None:
+                if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+                    return f"{where}.custom_id", f"Must be between 1 and {MAX_CUSTOM_ID} in length."
+                if custom_id in seen:
+                    return f"{where}.custom_id", "Component custom id cannot be duplicated"
+                seen.add(custom_id)
+            elif item.get("style") != 5:
+                return f"{where}.custom_id", "A custom id is required"
+            if item.get("type") == 2 and len(item.get("label") or "") > MAX_LABEL:
+                return f"{where}.label", f"Must be {MAX_LABEL} or fewer in length."
+            if item.get("type") == 3:
+                options = item.get("options") or []
+                if not 1 <= len(options) <= MAX_OPTIONS:
+                    return f"{where}.options", f"Must be between 1 and {MAX_OPTIONS} in length."
+                if len(item.get("placeholder") or "") > MAX_PLACEHOLDER:
+                    return f"{where}.placeholder", f"Must be {MAX_PLACEHOLDER} or fewer in length."
+                for k, option in enumerate(options):
+                    for key in ("label", "value", "description"):
+                        if len(option.get(key) or "") > MAX_OPTION_TEXT:
+                            return f"{where}.options.{k}.{key}", f"Must be {MAX_OPTION_TEXT} or fewer in length."
+    return None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Discord's rate limits as the fake enforces them; ``None`` turns one off."""
+
+    per_channel_route: tuple[int, float] | None = (5, 5.0)  # requests per window to one route of one channel
+    per_second: int | None = 50  # requests a second of the bot token in all (interactions are not counted)
+
+    @classmethod
+    def off(cls) -> Limits:
+        return cls(None, None)
+
+
+@dataclass
+class _Bucket:
+    name: str
+    limit: int
+    window: float
+    reset: float = 0.0  # monotonic time the current window ends
+    used: int = 0
 
 
 def _iso(ts: float) -> str:
@@ -210,7 +312,12 @@ class InteractionRecord:
 class FakeDiscord:
     """The fake server. Use ``async with FakeDiscord() as fake:``; ``fake.install()`` points discord.py at it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self._buckets: dict[tuple[str, str, int], _Bucket] = {}
+        self._global: list[float] = []  # when the bot token's requests of the last second came
+        self._forced: list[tuple[str | None, float, bool]] = []  # rate_limit_next: (method, retry_after, global)
+        self.refused: list[tuple[str, str, bool]] = []  # (method, path, global) of every request answered 429
         self.bot = {
             "id": str(BOT_ID),
             "username": "tablebot",
@@ -280,6 +387,10 @@ class FakeDiscord:
     def advance(self, seconds: float) -> None:
         """Move Discord's clock forward (interaction tokens expire)."""
         self.offset += seconds
+
+    def rate_limit_next(self, method: str | None = None, *, retry_after: float = 0.5, is_global: bool = False) -> None:
+        """Answer the next bot request (of ``method``, e.g. ``"PATCH"``) 429, as a sub-limit or a global one."""
+        self._forced.append((method, retry_after, is_global))
 
     # ---------------------------------------------------------------- what users see
 
@@ -565,6 +676,17 @@ class FakeDiscord:
             return _json(dict(user.payload(), locale=user.locale)) if user else _error(401, 0, "401: Unauthorized")
         if not self._authorized(request):
             return _error(401, 0, "401: Unauthorized")
+        bucket = self._bucket(method, parts)
+        limited = self._rate_limited(method, parts, bucket)
+        if limited is not None:
+            return limited
+        response = await self._bot_route(request, method, parts)
+        if bucket is not None:
+            bucket.used += 1
+            response.headers.update(self._bucket_headers(bucket))
+        return response
+
+    async def _bot_route(self, request: web.Request, method: str, parts: list[str]) -> web.Response:
         if parts == ["users", "@me"]:
             return _json(self.bot)
         if parts[:1] == ["applications"] and parts[2:3] == ["activity-instances"] and len(parts) == 4:
@@ -592,6 +714,68 @@ class FakeDiscord:
         if parts[:1] == ["channels"]:
             return await self._channel(request, int(parts[1]), parts[2:])
         return _error(404, 0, f"404: Not Found ({method} {'/'.join(parts)})")
+
+    # ---------------------------------------------------------------- rate limits
+
+    def _bucket(self, method: str, parts: list[str]) -> _Bucket | None:
+        """The bucket of a channel route (``POST messages``, ``PATCH messages/{id}``, ...), its window renewed."""
+        if self.limits.per_channel_route is None or parts[:1] != ["channels"] or len(parts) < 3:
+            return None
+        route = "/".join("{id}" if p.isdigit() else p for p in parts[2:])
+        key = (method, route, int(parts[1]))
+        limit, window = self.limits.per_channel_route
+        bucket = self._buckets.get(key)
+        now = time.monotonic()
+        if bucket is None:
+            name = f"{method.lower()}-{route.replace('/', '-').replace('{id}', 'x')}-{len(self._buckets):04x}"
+            bucket = self._buckets[key] = _Bucket(name, limit, window)
+        if now >= bucket.reset:
+            bucket.reset, bucket.used = now + window, 0
+        return bucket
+
+    def _bucket_headers(self, bucket: _Bucket) -> dict[str, str]:
+        after = max(0.0, bucket.reset - time.monotonic())
+        return {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": bucket.name,
+        }
+
+    def _rate_limited(self, method: str, parts: list[str], bucket: _Bucket | None) -> web.Response | None:
+        """The 429 for a bot request over a limit (forced, global or its route's bucket), or None."""
+        path = "/" + "/".join(parts)
+        now = time.monotonic()
+        for i, (wanted, retry_after, is_global) in enumerate(self._forced):
+            if wanted in (None, method):
+                del self._forced[i]
+                return self._too_many(method, path, retry_after, is_global, bucket)
+        if self.limits.per_second is not None:
+            self._global = [t for t in self._global if now - t < 1.0]
+            if len(self._global) >= self.limits.per_second:
+                return self._too_many(method, path, self._global[0] + 1.0 - now, True, None)
+            self._global.append(now)
+        if bucket is not None and bucket.used >= bucket.limit:
+            return self._too_many(method, path, bucket.reset - now, False, bucket)
+        return None
+
+    def _too_many(
+        self, method: str, path: str, retry_after: float, is_global: bool, bucket: _Bucket | None
+    ) -> web.Response:
+        self.refused.append((method, path, is_global))
+        retry_after = round(max(0.001, retry_after), 3)
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0}
+        response = _json(body, 429)
+        response.headers["Via"] = "1.1 google"  # discord.py takes a 429 without it for a Cloudflare ban
+        response.headers["Retry-After"] = str(max(1, round(retry_after)))
+        response.headers["X-RateLimit-Scope"] = "global" if is_global else "user"
+        if is_global:
+            response.headers["X-RateLimit-Global"] = "true"
+        elif bucket is not None:
+            response.headers.update(self._bucket_headers(bucket))
+            response.headers["X-RateLimit-Remaining"] = "0"
+        return response
 
     # ---------------------------------------------------------------- the Activity
 
@@ -681,6 +865,9 @@ class FakeDiscord:
         method = request.method
         if rest == ["messages"] and method == "POST":
             payload, files = await self._body(request)
+            refused = check_message(payload)
+            if refused is not None:
+                return _invalid(*refused)
             msg = StoredMessage(snowflake(), channel_id, created=self.now())
             self._apply(msg, payload, files, creating=True)
             msg.flags = 0
@@ -700,6 +887,9 @@ class FakeDiscord:
                     self.fail_next_channel_edit = False
                     return _error(500, 0, "500: Internal Server Error")
                 payload, files = await self._body(request)
+                refused = check_message(payload)
+                if refused is not None:
+                    return _invalid(*refused)
                 self._apply(msg, payload, files, creating=False)
                 msg.edits += 1
                 self.channel_edits.setdefault(channel_id, []).append(time.monotonic())
@@ -719,6 +909,9 @@ class FakeDiscord:
         payload, files = await self._body(request)
         kind = int(payload["type"])
         data = payload.get("data") or {}
+        refused = check_message(data)
+        if refused is not None:
+            return _invalid(f"data.{refused[0]}", refused[1])
         rec.callback_type = kind
         rec.acked_after = elapsed
         message: StoredMessage | None = None
@@ -761,6 +954,9 @@ class FakeDiscord:
             if rec.callback_type is None:
                 return _error(404, 10015, "Unknown Webhook")
             payload, files = await self._body(request)
+            refused = check_message(payload)
+            if refused is not None:
+                return _invalid(*refused)
             original = self.messages.get(rec.original_id) if rec.original_id is not None else None
             if original is not None and original.loading and not original.deleted:
                 # Discord: the first follow-up resolves the "thinking" placeholder; its flags are ignored
@@ -795,6 +991,9 @@ class FakeDiscord:
                 return web.Response(status=204)
             if method == "PATCH":
                 payload, files = await self._body(request)
+                refused = check_message(payload)
+                if refused is not None:
+                    return _invalid(*refused)
                 self._apply(msg, payload, files, creating=False)
                 msg.edits += 1
                 msg.loading = False

@@ -3,9 +3,10 @@
 ``FakePort`` keeps every message (public in a chat, private to one user) with its current content, every edit,
 every answer to a press and every invitation, and refuses what a real platform would refuse (editing a message
 that is not there, a private message to a user who never opened the private chat). It also checks the two
-promises of the application: no private message goes to a group and no hand picture is ever shown publicly.
-Like every port it keeps what each message shows (``bot.written``): a write older than the message's table
-version raises ``Stale`` (a public one is dropped), one that changes nothing is not made (``unchanged``).
+promises of the application: no private message goes to a group and no hand picture is ever shown publicly;
+and that a press is answered before any group message its handling sends (which may wait for the group's
+window). Like every port it keeps what each message shows (``bot.written``): a write older than the message's
+table version raises ``Stale`` (a public one is dropped), one that changes nothing is not made (``unchanged``).
 
 ``FakeUser`` plays a user: types commands and presses only buttons he was actually shown.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.app.context import PRESSED
 from bot.port import (
     MAX_CAPTION,
     MAX_PAYLOAD,
@@ -87,6 +89,9 @@ class FakePort:
         retired: Message | None = None,
     ) -> MessageRef:
         self._check_public(msg)
+        pressed = PRESSED.get()
+        if pressed is not None and not pressed.answered:  # a group send may wait for the group's window
+            raise BrokenPromise(f"a group message was sent before the press {pressed.press.payload!r} was answered")
         old = self._replacing(replaces, version)
         mid = self._id()
         self.shown[mid] = Shown(mid, chat.id, None, msg, 0, [msg])

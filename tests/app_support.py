@@ -136,9 +136,15 @@ async def open_table(world: World, game: str, humans: list[str], computers: list
     assert text is None, text
 
 
+class GameGoesOn(Exception):
+    """``play_to_end`` made its ``max_presses`` and the game is still on (a test that stops early catches this
+    alone: every assertion on the way still fails the test)."""
+
+
 async def play_to_end(world: World, humans: list[str], table_id: int, max_presses: int = 5000) -> int:
     """Humans play their turns like a decent player (the core's normal computer player picks the move) by
-    pressing the buttons of their own private keyboards; computer seats move by themselves."""
+    pressing the buttons of their own private keyboards; computer seats move by themselves. Raises
+    ``GameGoesOn`` when the game has not ended after ``max_presses``."""
     from core.ai.player import ComputerPlayer
 
     presses = 0
@@ -159,4 +165,4 @@ async def play_to_end(world: World, humans: list[str], table_id: int, max_presse
         action = ComputerPlayer(rec.game, "normal", seed=presses).decide(view, live.round_events)
         assert await by_seat[seat].play_code(action.code()), f"no button leads to {action.code()}"
         presses += 1
-    raise AssertionError("the game did not end")
+    raise GameGoesOn(f"the game did not end in {max_presses} presses")

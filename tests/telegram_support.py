@@ -3,7 +3,9 @@ stand-in for the chat application, and small JPEG pictures."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -25,14 +27,21 @@ def picture(n: int, size: tuple[int, int] = (48, 32)) -> bytes:
 
 
 def settings_for(server: FakeBotAPI, **overrides) -> Settings:
-    values = dict(
-        telegram_bot_token=TOKEN,
-        telegram_api_url=server.base_url,
-        telegram_edit_interval=0.02,
-        telegram_private_interval=0.02,
-        telegram_group_per_minute=0,
-        telegram_global_per_second=1000,
-    )
+    """The bot's settings against ``server``: Telegram's real flood settings for every limit the fake keeps, fast
+    ones only for a limit the test turned off (``Limits``)."""
+    limits = server.limits
+    values: dict = dict(telegram_bot_token=TOKEN, telegram_api_url=server.base_url)
+    if limits.per_chat_gap is None:
+        values["telegram_edit_interval"] = 0.02
+    if limits.per_private_second is None:
+        values["telegram_private_interval"] = 0.02
+    if limits.per_group_minute is None:
+        values["telegram_group_per_minute"] = 0
+    else:
+        values["telegram_group_per_minute"] = limits.per_group_minute
+        values["telegram_group_window"] = limits.group_window
+    if limits.per_second is None:
+        values["telegram_global_per_second"] = 1000
     values.update(overrides)
     return Settings(_env_file=None, **values)
 
@@ -127,3 +136,19 @@ class Worker:
 
     async def __aexit__(self, *exc) -> None:
         await self.runner.stop()
+
+
+@contextlib.asynccontextmanager
+async def webhook_worker() -> AsyncIterator[tuple[FakeBotAPI, Worker, str]]:
+    """A fake Bot API and one worker in webhook mode on a free port of 127.0.0.1: (api, worker, hook address)."""
+    api = FakeBotAPI()
+    await api.start()
+    try:
+        async with Worker(
+            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
+        ) as w:
+            address = w.runner.webhook_address
+            assert address is not None and address.startswith("http://127.0.0.1:")
+            yield api, w, address
+    finally:
+        await api.stop()

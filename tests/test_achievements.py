@@ -3,9 +3,11 @@ daily streaks; live play tells them once under the final sheet and in ``me``, an
 
 from __future__ import annotations
 
+import io
 from types import SimpleNamespace
 
 import pytest
+from PIL import Image
 from sqlalchemy import delete
 
 from bot import achievements as ach
@@ -123,7 +125,10 @@ async def test_live_play_tells_them_once_and_the_backfill_gives_the_same_set(tmp
         assert sheets and all(f"New for {n}: 🎲 First game" in sheets[0].text for n in ("Ann", "Bob"))
         assert not any("First game" in s.text for s in world.group()[world.group().index(sheets[0]) + 1 :])  # once
         await world.users[winner].say(world.chat, "me")
-        assert "🥇 First win" in world.group()[-1].text
+        me = world.group()[-1].message
+        assert "🥇 First win" in me.text and me.image_name == "stats.jpg" and me.image is not None
+        picture = Image.open(io.BytesIO(me.image))
+        assert picture.format == "JPEG" and picture.width == 960  # one picture: charts, counts and the badges
         async with storage.db.write() as conn:
             await conn.execute(delete(ACHIEVEMENTS))
         assert await backfill(storage) == 2

@@ -55,8 +55,9 @@ async def test_top_by_season_the_rollover_summary_and_all_time_kept(tmp_path):
         now = seasons.season_of("month", clock.now)
         assert now is not None
         await world.user("Bob").say(world.chat, "top")
+        assert world.group()[-1].message.image_name == "top.jpg" and world.group()[-1].message.image
         top = world.group()[-1].text
-        assert f"🏁 season {now.key} (this month):" in top and "1. Ann: +3.0 rating, 2 wins in 2 games" in top
+        assert f"🏁 season {now.key} (this month):" in top and "1. Ann: +3.0 rating, 2 games, 2 wins (100%)" in top
         assert top.index("All time:") > top.index("1. Ann: +3.0") and "rating 28.0" in top
         assert await world.app.seasons.tick() == 0  # nothing has ended yet
         clock.now = now.end + timedelta(minutes=1)  # the application's clock: the next month has begun

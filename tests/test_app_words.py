@@ -196,3 +196,15 @@ def test_the_first_tile_is_told_without_an_end_that_means_nothing(lang, first, l
     assert describe("kozel", opening, lang, NAMES) == first
     on_right = Event("tile_played", 0, {"tile": "4-6", "end": "right", "left": 1, "right": 6})
     assert describe("kozel", on_right, lang, NAMES) == later
+
+
+def test_me_top_and_seasons_count_games_wins_and_points_with_their_plurals():
+    # /me, /top and the season lines said "1 games, 1 wins" and "kozel 1 times" in English
+    from bot import texts
+
+    assert texts.record_words("en", 1, 1) == "1 game, 1 win (100%)"
+    assert texts.record_words("en", 5, 2) == "5 games, 2 wins (40%)"
+    assert texts.record_words("ru", 1, 1) == "1 партия, 1 победа (100%)"
+    assert texts.record_words("ru", 5, 0) == "5 партий, 0 побед (0%)"
+    assert texts.rating_points("en", 1) == "1 rating point"
+    assert texts.rating_points("ru", 7) == "7 очков рейтинга"

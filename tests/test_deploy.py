@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -17,11 +19,11 @@ from redis.asyncio import Redis
 from bot.config import Settings
 from bot.telegram.runner import SecondPoller
 from testkit.fake_bot_api import FakeBotAPI
-from tests.telegram_support import Worker
+from tests.telegram_support import Worker, webhook_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-VARIABLE = re.compile(r"\$\{([A-Z_]+)(?::?[-?][^}]*)?\}")
+VARIABLE = re.compile(r"\$\{([A-Z_]+)(?:(:?[-?])([^}]*))?\}")
 
 
 def compose() -> dict:
@@ -29,24 +31,30 @@ def compose() -> dict:
 
 
 def env_of(service: dict, **values: str) -> dict[str, str]:
-    """The service's environment with ``${NAME...}`` filled from ``values`` (as ``docker compose`` does)."""
+    """The service's environment with ``${NAME...}`` filled from ``values`` (as ``docker compose`` does: a name not
+    given takes its ``:-`` default, or "x" where compose would refuse to start)."""
+
+    def fill(m: re.Match) -> str:
+        name, how, default = m.groups()
+        return values.get(name, default if how in (":-", "-") else "x")
+
     env = service.get("environment") or {}
-    return {k: VARIABLE.sub(lambda m: values.get(m.group(1), "x"), str(v)) for k, v in env.items()}
+    return {k: VARIABLE.sub(fill, str(v)) for k, v in env.items()}
 
 
 def test_compose_runs_webhook_workers_on_postgres_and_redis_behind_one_proxy():
     services = compose()["services"]
     assert {"db", "redis", "migrate", "bot", "proxy"} <= set(services)
     bot = services["bot"]
-    env = env_of(bot, BOT_DOMAIN="bot.example.org", TELEGRAM_BOT_TOKEN="1:x")
+    env = env_of(bot, BOT_DOMAIN="bot.example.org", TELEGRAM_BOT_TOKEN="1:x", REDIS_PASSWORD="r3d")
     settings = Settings(_env_file=None, **{k.lower(): v for k, v in env.items()})
     assert settings.telegram_webhook_url == "https://bot.example.org/telegram/hook"
-    assert settings.redis_url == "redis://redis:6379/0"
+    assert settings.redis_url == "redis://:r3d@redis:6379/0"
     assert settings.effective_database_url().startswith("postgresql+asyncpg://") and "@db:5432/" in env["DATABASE_URL"]
     assert settings.telegram_webhook_host == "0.0.0.0" and settings.telegram_webhook_port == 8443
     assert not settings.discord_bot_token  # each replica would connect every Discord shard
     assert bot["deploy"]["replicas"] >= 2 and "ports" not in bot  # reached through the proxy only
-    assert "/healthz" in " ".join(bot["healthcheck"]["test"]) and ":8443/" in " ".join(bot["healthcheck"]["test"])
+    assert ":9100/readyz" in " ".join(bot["healthcheck"]["test"]) and settings.metrics_port == 9100
     needs = bot["depends_on"]
     assert needs["migrate"]["condition"] == "service_completed_successfully"
     assert needs["db"]["condition"] == needs["redis"]["condition"] == "service_healthy"
@@ -77,8 +85,9 @@ def test_compose_discord_workers_own_their_shards():
 def test_the_image_runs_the_bot_and_exposes_the_webhook_port():
     lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines() if line.strip()]
     assert lines[[line.startswith("FROM ") for line in lines].index(True)].startswith("FROM python:3.11")
-    assert 'CMD ["python", "-m", "bot"]' in lines and "EXPOSE 8443" in lines
-    assert "RUN pip install --no-cache-dir ." in lines
+    exposed = next(line for line in lines if line.startswith("EXPOSE ")).split()[1:]
+    assert 'CMD ["python", "-m", "bot"]' in lines and "8443" in exposed and "9100" in exposed
+    assert "RUN pip install --no-cache-dir --no-deps ." in lines
     for folder in ("core", "renderers", "bot", "assets"):
         assert f"COPY {folder} ./{folder}" in lines
     for folder in ("bench", "testkit", "tests"):  # what the wheel leaves out stays out of the image too
@@ -90,21 +99,12 @@ def test_the_webhook_server_listens_on_loopback_unless_told():
 
 
 async def test_a_webhook_worker_answers_the_health_check():
-    api = FakeBotAPI()
-    await api.start()
-    try:
-        async with Worker(
-            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
-        ) as w:
-            address = w.runner.webhook_address
-            assert address is not None and address.startswith("http://127.0.0.1:")
-            async with (
-                aiohttp.ClientSession() as session,
-                session.get(address.replace("/telegram/hook", "/healthz")) as resp,
-            ):
-                assert resp.status == 200
-    finally:
-        await api.stop()
+    async with (
+        webhook_worker() as (_, _, address),
+        aiohttp.ClientSession() as session,
+        session.get(address.replace("/telegram/hook", "/healthz")) as resp,
+    ):
+        assert resp.status == 200
 
 
 async def test_a_second_long_polling_worker_refuses_to_start():
@@ -127,6 +127,81 @@ async def test_a_second_long_polling_worker_refuses_to_start():
             pass
     finally:
         await api.stop()
+
+
+# --- safe deploy defaults (issue 33, finding 2) ---
+
+
+def test_compose_has_no_default_passwords_and_refuses_to_start_without_them():
+    text = (ROOT / "compose.yaml").read_text()
+    for match in re.finditer(r"\$\{([A-Z_]*PASSWORD[A-Z_]*)(:?[-?])?([^}]*)\}", text):
+        name, how, _ = match.groups()
+        assert how == ":?", f"${{{name}}} must stop the start when unset, not default: {match.group(0)}"
+    services = compose()["services"]
+    assert "PASSWORD" in services["db"]["environment"]["POSTGRES_PASSWORD"]
+    env = env_of(services["bot"], POSTGRES_PASSWORD="pg-pw", REDIS_PASSWORD="r3d")
+    assert urlsplit(env["DATABASE_URL"]).password == "pg-pw"
+    assert "tablebot:tablebot@" not in text and "${POSTGRES_PASSWORD:-" not in text
+
+
+def test_redis_asks_for_a_password_and_every_worker_gives_it():
+    services = compose()["services"]
+    redis = services["redis"]
+    command = " ".join(redis["command"])
+    assert "--requirepass" in command and "REDIS_PASSWORD" in command
+    assert "docker-entrypoint.sh redis-server" in command  # the image's entry point: Redis runs as its own user
+    assert redis["environment"]["REDISCLI_AUTH"] == redis["environment"]["REDIS_PASSWORD"]  # the health check's
+    for name in ("bot", "discord"):
+        url = env_of(services[name], REDIS_PASSWORD="r3d")["REDIS_URL"]
+        assert urlsplit(url).password == "r3d" and urlsplit(url).hostname == "redis", name
+
+
+def test_the_database_and_redis_are_on_an_internal_network_only():
+    spec = compose()
+    internal = {name for name, net in spec["networks"].items() if (net or {}).get("internal")}
+    assert internal
+    services = spec["services"]
+    for name in ("db", "redis", "migrate"):
+        assert set(services[name]["networks"]) <= internal, name
+        assert "ports" not in services[name], name
+    for name in ("bot", "discord"):  # they reach the database and Redis, and their platform outside
+        nets = set(services[name]["networks"])
+        assert nets & internal and nets - internal, name
+    assert not set(services["proxy"]["networks"]) & internal
+
+
+def test_every_worker_serves_metrics_health_and_readiness_off_the_proxy():
+    services = compose()["services"]
+    for name in ("bot", "discord"):
+        env = env_of(services[name])
+        assert env["METRICS_PORT"] == "9100" and "9100" in services[name]["expose"], name
+        assert ":9100/readyz" in " ".join(services[name]["healthcheck"]["test"]), name
+        assert "ports" not in services[name], name
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "9100" not in caddyfile and "metrics" not in caddyfile
+
+
+def test_the_image_runs_as_a_user_and_installs_the_locked_versions():
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines() if line.strip()]
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0") and users[-1].split(":")[0] not in ("root", "0")
+    assert lines.index(f"USER {users[-1]}") < lines.index('CMD ["python", "-m", "bot"]')
+    assert "COPY requirements.lock ./" in lines
+    assert "RUN pip install --no-cache-dir --require-hashes -r requirements.lock" in lines
+    assert lines.index("RUN pip install --no-cache-dir --require-hashes -r requirements.lock") < lines.index(
+        "RUN pip install --no-cache-dir --no-deps ."
+    )
+    # the lock pins every runtime dependency of pyproject.toml to one version, with hashes
+    lock = (ROOT / "requirements.lock").read_text()
+    pinned = {m.group(1).lower().replace("_", "-") for m in re.finditer(r"^([A-Za-z0-9_.-]+)==\S+ \\$", lock, re.M)}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in project["dependencies"]:
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower().replace("_", "-").replace(".", "-")
+        assert name in pinned, name
+    assert lock.count("--hash=sha256:") >= len(pinned)
+    # and CI (make test) installs the dev lock
+    makefile = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet -r requirements-dev.lock" in makefile
 
 
 def caddy_blocks(text: str) -> list[tuple[str, list]]:

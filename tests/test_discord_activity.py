@@ -26,7 +26,7 @@ from testkit.discord_support import running
 from testkit.fake_discord import APPLICATION_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord, FakeUser
 from tests.browser_support import chromium
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 ANN = FakeUser(951_001, "ann")
 BOB = FakeUser(951_002, "bob", locale="ru")

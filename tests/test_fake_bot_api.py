@@ -12,10 +12,21 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, Teleg
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from aiohttp import web
 
-from testkit.fake_bot_api import TOKEN
+from testkit.fake_bot_api import TOKEN, FakeBotAPI, Limits
 from tests.telegram_support import KITCHEN, picture
 
-GROUP = KITCHEN  # the shared ``api`` fixture's group (tests/conftest.py)
+GROUP = KITCHEN
+
+
+@pytest.fixture
+async def api():
+    """The fake with one limit off: these tests check what Telegram validates, several writes to one group in a row
+    (the limits have tests of their own below)."""
+    server = FakeBotAPI(limits=Limits(per_chat_gap=None))
+    await server.start()
+    server.add_group(GROUP, "Kitchen")
+    yield server
+    await server.stop()
 
 
 @pytest.fixture
@@ -128,7 +139,11 @@ async def test_updates_by_webhook(api, bot):
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     try:
-        await bot.set_webhook(f"http://127.0.0.1:{port}/hook", secret_token="s3cret")
+        with pytest.raises(TelegramBadRequest, match="HTTPS URL must be provided"):
+            await bot.set_webhook(f"http://127.0.0.1:{port}/hook", secret_token="s3cret")
+        assert api.webhook is None
+        api.backends["https://bot.example.org/hook"] = [f"http://127.0.0.1:{port}/hook"]  # the proxy before it
+        await bot.set_webhook("https://bot.example.org/hook", secret_token="s3cret")
         with pytest.raises(Exception, match="webhook is active"):
             await bot.get_updates()
         api.say(api.add_user(11, "Ann"), GROUP, "/help")
@@ -140,3 +155,100 @@ async def test_updates_by_webhook(api, bot):
     finally:
         await bot.delete_webhook()
         await runner.cleanup()
+
+
+# ---------------------------------------------------------------------------------------- Telegram's flood limits
+@pytest.fixture
+async def strict():
+    """A fake of its own per test, its limits given by the test (``await strict(Limits(...))``)."""
+    made: list[tuple[FakeBotAPI, Bot]] = []
+
+    async def make(limits: Limits | None = None) -> tuple[FakeBotAPI, Bot]:
+        server = FakeBotAPI(limits=limits)
+        await server.start()
+        server.add_group(GROUP, "Kitchen")
+        b = Bot(TOKEN, session=AiohttpSession(api=TelegramAPIServer.from_base(server.base_url)))
+        made.append((server, b))
+        return server, b
+
+    yield make
+    for server, b in made:
+        await b.session.close()
+        await server.stop()
+
+
+async def test_one_write_a_second_in_a_group_else_429(strict):
+    api, bot = await strict()
+    first = await bot.send_photo(GROUP, BufferedInputFile(picture(1), "t.jpg"), caption="table")
+    with pytest.raises(TelegramRetryAfter) as info:  # an edit is a write like a message
+        await bot.edit_message_caption(chat_id=GROUP, message_id=first.message_id, caption="moved")
+    assert info.value.retry_after == 1
+    with pytest.raises(TelegramRetryAfter):
+        await bot.send_message(GROUP, "too soon")
+    await asyncio.sleep(1.0)
+    await bot.edit_message_caption(chat_id=GROUP, message_id=first.message_id, caption="moved")
+    assert api.last(GROUP).text == "moved" and len(api.refused) == 2
+    ann = api.add_user(11, "Ann")  # another chat has a turn of its own
+    await bot.send_message(ann.id, "your hand")
+
+
+async def test_twenty_writes_a_minute_in_a_group(strict):
+    api, bot = await strict(Limits(per_chat_gap=None))
+    for i in range(20):
+        await bot.send_message(GROUP, f"line {i}")
+    with pytest.raises(TelegramRetryAfter) as info:
+        await bot.send_message(GROUP, "the 21st")
+    assert 55 <= info.value.retry_after <= 60
+    assert len(api.visible(GROUP)) == 20
+
+
+async def test_short_bursts_in_a_private_chat(strict):
+    api, bot = await strict()
+    ann = api.add_user(11, "Ann")
+    for i in range(3):
+        await bot.send_message(ann.id, f"line {i}")
+    with pytest.raises(TelegramRetryAfter) as info:
+        await bot.send_message(ann.id, "a fourth in the same second")
+    assert info.value.retry_after == 1
+
+
+async def test_thirty_requests_a_second_in_all_answers_included(strict):
+    api, bot = await strict(Limits(per_second=4))
+    users = [api.add_user(11 + i, f"U{i}") for i in range(5)]
+    sent = await bot.send_message(GROUP, "table", reply_markup=keyboard("t:move"))
+    queries = [api.press(u, GROUP, sent.message_id, "t:move") for u in users[:2]]
+    for u in users[:2]:
+        await bot.send_message(u.id, "hand")
+    await bot.answer_callback_query(queries[0])
+    with pytest.raises(TelegramRetryAfter):
+        await bot.answer_callback_query(queries[1])  # the fifth request of this second
+    with pytest.raises(TelegramRetryAfter):
+        await bot.send_message(users[4].id, "hand")
+    await asyncio.sleep(1.0)
+    await bot.answer_callback_query(queries[1])
+    assert set(api.answers) == set(queries)
+
+
+async def test_an_answer_after_the_deadline_is_refused(strict):
+    api, bot = await strict(Limits(answer_deadline=0.3))
+    ann = api.add_user(11, "Ann")
+    sent = await bot.send_message(GROUP, "table", reply_markup=keyboard("t:move"))
+    on_time = api.press(ann, GROUP, sent.message_id, "t:move")
+    late = api.press(ann, GROUP, sent.message_id, "t:move")
+    await bot.answer_callback_query(on_time)
+    await asyncio.sleep(0.4)
+    with pytest.raises(TelegramBadRequest, match="query is too old"):
+        await bot.answer_callback_query(late)
+    assert on_time in api.answers and late not in api.answers
+
+
+async def test_the_default_limits_are_telegrams():
+    assert Limits() == Limits(
+        per_chat_gap=1.0,
+        per_private_second=3,
+        per_group_minute=20,
+        per_second=30,
+        answer_deadline=15.0,
+        group_window=60.0,
+    )
+    assert FakeBotAPI().limits == Limits()

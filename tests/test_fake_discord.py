@@ -1,5 +1,6 @@
 """The fake Discord speaks enough of Discord for a real discord.py ``AutoShardedClient``: login, gateway,
-command sync, interaction callbacks and follow-ups, channel messages with files, token expiry."""
+command sync, interaction callbacks and follow-ups, channel messages with files, token expiry; and it is as strict
+as Discord: content and component limits, 429s with rate-limit headers that discord.py reads and waits out."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from testkit.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser
+from testkit.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser, Limits
 
 
 def _jpeg(color: str) -> bytes:
@@ -68,7 +69,7 @@ async def test_real_client_connects_answers_and_sends_files(fake: FakeDiscord) -
             if len(bot.sent) == 2:
                 break
             await asyncio.sleep(0.05)
-        assert rec.acked_after is not None and rec.acked_after < 3
+        assert rec.acked.is_set() and not rec.late  # within Discord's 3 s: the fake refuses a later callback
         public = fake.channel_messages()
         assert [m.content for m in public] == ["hello", "table v2"]
         picture = Image.open(io.BytesIO(public[1].image() or b""))
@@ -126,3 +127,106 @@ async def test_a_deferred_reply_keeps_the_visibility_it_was_deferred_with(fake: 
     finally:
         await bot.close()
         runner.cancel()
+
+
+# ---------------------------------------------------------------------------------------- Discord's limits
+async def logged_in(fake: FakeDiscord) -> discord.Client:
+    """A discord.py client with its HTTP session only (no gateway): enough to send and edit channel messages."""
+    client = discord.Client(intents=discord.Intents.none())
+    await client.login(fake.token)
+    return client
+
+
+async def raw(fake: FakeDiscord, method: str, path: str, payload: dict) -> tuple[int, dict]:
+    """A request discord.py would refuse to build (it checks some limits itself): straight to the fake."""
+    import aiohttp
+
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, fake.base + path, json=payload, headers=headers) as resp,
+    ):
+        return resp.status, await resp.json()
+
+
+def row(*items: dict) -> dict:
+    return {"type": 1, "components": list(items)}
+
+
+def button(custom_id: str, label: str = "go") -> dict:
+    return {"type": 2, "style": 1, "custom_id": custom_id, "label": label}
+
+
+async def test_content_and_components_over_discords_limits_are_refused() -> None:
+    async with FakeDiscord(limits=Limits(per_channel_route=None)) as fake:  # many requests to one route at once
+        await refusals(fake)
+
+
+async def refusals(fake: FakeDiscord) -> None:
+    path = f"/channels/{CHANNEL_ID}/messages"
+    ok = {"content": "x" * 2000, "components": [row(*(button(f"b{r}{i}") for i in range(5))) for r in range(5)]}
+    assert (await raw(fake, "POST", path, ok))[0] == 200
+    select = {"type": 3, "custom_id": "menu", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+    refused = {
+        "content": {"content": "x" * 2001},
+        "rows": {"components": [row(button(f"r{r}")) for r in range(6)]},
+        "buttons": {"components": [row(*(button(f"b{i}") for i in range(6)))]},
+        "options": {"components": [row(select)]},
+        "custom id": {"components": [row(button("c" * 101))]},
+        "label": {"components": [row(button("b", "l" * 81))]},
+        "duplicate": {"components": [row(button("same"), button("same"))]},
+        "select beside a button": {"components": [row(button("b"), dict(select, options=select["options"][:3]))]},
+    }
+    for what, payload in refused.items():
+        status, body = await raw(fake, "POST", path, payload)
+        assert (status, body["code"]) == (400, 50035), what
+    [kept] = fake.channel_messages()
+    assert kept.content == "x" * 2000 and len(kept.components) == 5
+    status, _ = await raw(fake, "PATCH", f"{path}/{kept.id}", {"content": "y" * 2001})
+    assert status == 400 and kept.content == "x" * 2000  # an edit is checked the same way
+
+
+async def test_a_429_on_an_edit_is_waited_out_by_discord_py(fake: FakeDiscord) -> None:
+    client = await logged_in(fake)
+    try:
+        channel = client.get_partial_messageable(CHANNEL_ID)
+        msg = await channel.send("v1")
+        fake.rate_limit_next("PATCH", retry_after=0.3)
+        await channel.get_partial_message(msg.id).edit(content="v2")
+        fake.rate_limit_next("PATCH", retry_after=0.2, is_global=True)
+        await channel.get_partial_message(msg.id).edit(content="v3")
+        assert [m.content for m in fake.channel_messages()] == ["v3"]
+        assert [(method, is_global) for method, _path, is_global in fake.refused] == [("PATCH", False), ("PATCH", True)]
+    finally:
+        await client.close()
+
+
+async def test_buckets_carry_rate_limit_headers_that_discord_py_follows() -> None:
+    async with FakeDiscord(limits=Limits(per_channel_route=(2, 1.0))) as fake:
+        fake.install()
+        client = await logged_in(fake)
+        try:
+            channel = client.get_partial_messageable(CHANNEL_ID)
+            msg = await channel.send("v0")
+            for i in range(1, 6):  # five edits, two a second allowed: discord.py waits for the bucket's reset
+                await channel.get_partial_message(msg.id).edit(content=f"v{i}")
+            posts = [await raw(fake, "POST", f"/channels/{CHANNEL_ID}/messages", {"content": c}) for c in "abc"]
+        finally:
+            await client.close()
+    assert not [r for r in fake.refused if r[0] == "PATCH"]  # it never ran into the limit: it read the headers
+    assert fake.channel_messages()[0].content == "v5"
+    assert 429 in [status for status, _ in posts]  # a client that reads no headers does run into it
+    body = next(body for status, body in posts if status == 429)
+    assert body["global"] is False and 0 < body["retry_after"] <= 1.0
+
+
+async def test_global_limit_of_the_bot_token() -> None:
+    async with FakeDiscord(limits=Limits(per_channel_route=None, per_second=3)) as fake:
+        results = [
+            (await raw(fake, "POST", f"/channels/{CHANNEL_ID}/messages", {"content": str(i)}))[0] for i in range(4)
+        ]
+    assert results == [200, 200, 200, 429] and fake.refused[-1][2] is True
+
+
+def test_the_default_limits_are_discords() -> None:
+    assert Limits() == Limits(per_channel_route=(5, 5.0), per_second=50)

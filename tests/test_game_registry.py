@@ -86,6 +86,8 @@ def test_every_game_has_all_its_parts(name: str) -> None:
     roles = {"memory": "read_round", "table": "from_view", "easy": "decide", "normal": "decide", "strong": "decide"}
     for role, function in roles.items():
         assert callable(getattr(importlib.import_module(f"{game.ai_package}.{role}"), function))
+    # its own achievements (bot.achievements)
+    assert callable(importlib.import_module("bot.achievements").PER_GAME[name])
     # the title and the summary are in every catalog, and players may type the game's name
     for lang in LANGS:
         if lang != "en":

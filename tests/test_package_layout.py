@@ -110,7 +110,8 @@ BOTTOM = {
     "bot.tablepass",
     "bot.frames",
     "bot.solo",
-    "bot.keys",
+    "bot.keys",  # one key per purpose, from the bot token
+    "bot.metrics",  # the Prometheus metrics every layer counts into
     "bot.written",
     "bot.seasons",
 }  # and bot.storage.*

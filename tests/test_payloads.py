@@ -38,7 +38,7 @@ async def test_every_kind_has_one_handler(tmp_path: Path) -> None:
     app = Application(storage, tick_interval=0)
     try:
         assert set(app.press_handlers) == set(payloads.BY_NAME)
-        commands = "new join leave stop table rules settings lang score top me history export help"
+        commands = "new join leave stop table rules settings lang score top me history export help daily notify season"
         assert set(app.command_handlers) == set(commands.split())
     finally:
         await app.close()

@@ -298,3 +298,59 @@ async def test_serve_attaches_its_port_listens_on_loopback_and_stops_when_cancel
         assert (await ws.receive()).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         with pytest.raises(aiohttp.ClientConnectionError):
             await session.get(url)
+
+
+async def test_a_page_on_another_name_is_refused_even_when_it_rebinds_to_loopback(playground):
+    """DNS rebinding (issue 33, finding 3): a page on evil.example whose name now resolves to 127.0.0.1 sends
+    its own name as Host and as Origin, so Origin == Host held; the Host allow-list refuses it, page and socket."""
+    app, _, url, session, open_tab = playground
+    bound = url.split("//")[1].rstrip("/").split(":")[1]
+    evil = f"evil.example:{bound}"
+    for path in ("", "api/games", "static/app.js", "app/"):
+        async with session.get(url + path, headers={"Host": evil}) as r:
+            assert r.status == 403 and "not allowed" in await r.text(), path
+    with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+        await session.ws_connect(url + "ws", headers={"Host": evil, "Origin": f"http://{evil}"})
+    assert e.value.status == 403
+    # this machine's own names pass
+    for host in (f"127.0.0.1:{bound}", f"localhost:{bound}", f"LocalHost:{bound}", f"[::1]:{bound}"):
+        async with session.get(url + "api/games", headers={"Host": host}) as r:
+            assert r.status == 200, host
+    ws = await session.ws_connect(
+        url + "ws", headers={"Host": f"localhost:{bound}", "Origin": f"http://localhost:{bound}"}
+    )
+    await ws.close()
+    assert app.commands == []
+
+
+async def test_listening_beyond_loopback_warns_and_allows_the_names_given(tmp_path, capsys):
+    from bot.config import Settings
+    from bot.playground import serve
+
+    app = StandIn()
+    settings = Settings(
+        _env_file=None, data_dir=tmp_path, playground_port=0, playground_host="0.0.0.0", playground_hosts="den.lan"
+    )
+    started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(serve(app, settings, started=started))
+    url = await asyncio.wait_for(started, 10)
+    try:
+        out = capsys.readouterr().out
+        assert "WARNING" in out and "0.0.0.0" in out and "anyone" in out and "den.lan" in out
+        port = url.rstrip("/").rsplit(":", 1)[1]
+        async with aiohttp.ClientSession() as session:
+            for host, status in ((f"den.lan:{port}", 200), (f"localhost:{port}", 200), (f"evil.example:{port}", 403)):
+                async with session.get(f"http://127.0.0.1:{port}/api/games", headers={"Host": host}) as r:
+                    assert r.status == status, host
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    # on loopback, no warning
+    started = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(
+        serve(StandIn(), Settings(_env_file=None, data_dir=tmp_path, playground_port=0), started=started)
+    )
+    await asyncio.wait_for(started, 10)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert "WARNING" not in capsys.readouterr().out

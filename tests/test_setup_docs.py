@@ -26,7 +26,8 @@ def test_make_run_installs_the_runtime_only_and_make_test_the_test_tools(tmp_pat
     assert "pip install --quiet ." in run and "-e ." not in run and "[dev]" not in run  # no editable-install box
     assert "-m bot" in run
     test = _dry_run("test", tmp_path / "venv")
-    assert "pip install --quiet -e '.[dev]'" in test and "pytest" in test
+    # the test tools and every dependency at the locked, hash-checked versions (CI runs make test), then the checkout
+    assert "pip install --quiet -r requirements-dev.lock" in test and "--no-deps -e ." in test and "pytest" in test
 
 
 def test_the_readme_names_only_files_a_clone_has():

@@ -111,10 +111,7 @@ async def test_the_daily_deal_goes_down_and_comes_back(db_url: str):
         assert user is not None
         _attempt, created = await st.claim_attempt(table.chat_id, "kozel", "2026-11-27", user)
         assert created
-        async with st._write() as conn:
-            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0004"))
-        async with st.engine.connect() as conn:
-            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        names = await _down_to(st, "0004")
         assert "daily_attempts" not in names and "daily_posts" not in names
         await st.migrate()
         assert await st.attempts(table.chat_id) == []
@@ -132,10 +129,7 @@ async def test_notify_goes_down_and_comes_back(db_url: str):
         user = table.seats[0].user_id
         assert user is not None
         await st.set_notify(table.chat_id, user, True)
-        async with st._write() as conn:
-            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0005_daily"))
-        async with st.engine.connect() as conn:
-            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        names = await _down_to(st, "0005_daily")
         assert "notify_subs" not in names and "notify_sent" not in names and "daily_attempts" in names
         await st.migrate()
         assert not await st.notify_on(table.chat_id, user)
@@ -153,10 +147,7 @@ async def test_achievements_go_down_and_come_back(db_url: str):
         assert user is not None
         assert await st.award(table.chat_id, user, ["first_game"], table.id) == ["first_game"]
         assert await st.award(table.chat_id, user, ["first_game", "first_win"], table.id) == ["first_win"]
-        async with st._write() as conn:
-            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0006_notify"))
-        async with st.engine.connect() as conn:
-            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        names = await _down_to(st, "0006_notify")
         assert "achievements" not in names and "notify_subs" in names
         await st.migrate()
         assert await st.earned(table.chat_id, user) == []
@@ -173,16 +164,21 @@ async def test_seasons_go_down_and_come_back(db_url: str):
         await st.set_season_kind(table.chat_id, "quarter")
         assert await st.claim_season_post(table.chat_id, "2026-Q3")
         assert not await st.claim_season_post(table.chat_id, "2026-Q3")
-        async with st._write() as conn:
-            await conn.run_sync(lambda c: _alembic(c, "downgrade", "0007_achievements"))
-        async with st.engine.connect() as conn:
-            names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        names = await _down_to(st, "0007_achievements")
         assert "season_settings" not in names and "season_posts" not in names and "achievements" in names
         await st.migrate()
         assert await st.season_kind(table.chat_id) is None
         assert (await st.verify(table.id)).broken is None
     finally:
         await st.close()
+
+
+async def _down_to(st: Storage, revision: str) -> list[str]:
+    """Downgrade to ``revision``; the names of the tables left."""
+    async with st._write() as conn:
+        await conn.run_sync(lambda c: _alembic(c, "downgrade", revision))
+    async with st.engine.connect() as conn:
+        return await conn.run_sync(lambda c: inspect(c).get_table_names())
 
 
 def _alembic(sync_conn, action: str, revision: str) -> None:

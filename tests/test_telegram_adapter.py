@@ -7,8 +7,10 @@ import asyncio
 
 import pytest
 
+from bot import metrics
 from bot.port import COMMANDS, Chat, Message, MessageRef, Unreachable, User
-from testkit.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI, Limits
+from tests.conftest import fake_limits
 from tests.telegram_support import Worker, picture
 
 GROUP = -1001
@@ -16,8 +18,8 @@ FORUM = -1002
 
 
 @pytest.fixture
-async def api():
-    server = FakeBotAPI()
+async def api(request: pytest.FixtureRequest):
+    server = FakeBotAPI(limits=fake_limits(request))
     await server.start()
     server.add_group(GROUP, "Kitchen")
     server.add_group(FORUM, "Club", forum=True)
@@ -77,6 +79,7 @@ async def test_command_menu_in_three_languages(api):
     assert ru["join"] == "Сесть за стол" and uk["join"] == "Сісти за стіл" and len(ru) == len(uk) == 17
 
 
+@pytest.mark.limits(Limits(per_chat_gap=None))  # the bot's own interval is shortened and checked here
 async def test_moves_edit_the_table_latest_picture_wins(api):
     ann = api.add_user(11, "Ann")
     async with Worker(api, telegram_edit_interval=0.3) as w:
@@ -170,11 +173,31 @@ async def test_429_in_the_middle_is_waited_out(api):
         await until(lambda: api.visible(GROUP))
         table = api.last(GROUP).message_id
         api.fail_next("editMessageMedia", chat_id=GROUP, retry_after=1)
+        limited = metrics.RATE_LIMITED.labels("telegram", "editMessageMedia")
+        before = limited._value.get()
         await press(api, w, ann, GROUP, table, "move")
     edits = api.calls_to(GROUP, "editMessageMedia")
     assert [c.status for c in edits] == [429, 200]
+    assert limited._value.get() == before + 1  # the operator sees it (docs/operations.md)
     assert edits[1].at - edits[0].at >= 0.9  # retry_after honoured
     assert api.last(GROUP).photo == picture(1)
+
+
+async def test_429_on_a_send_and_on_an_answer_are_waited_out(api):
+    """Telegram answers 429 to any method: the table is still posted and the press still answered, once."""
+    ann = api.add_user(11, "Ann")
+    async with Worker(api) as w:
+        api.fail_next("sendPhoto", chat_id=GROUP, retry_after=1)
+        api.fail_next("answerCallbackQuery", retry_after=1)
+        api.say(ann, GROUP, "/new")
+        await until(lambda: api.visible(GROUP))
+        table = api.last(GROUP).message_id
+        answer = await press(api, w, ann, GROUP, table, "hand")
+    assert [c.status for c in api.calls_to(GROUP, "sendPhoto")] == [429, 200]
+    answers = [c for c in api.calls if c.method == "answerCallbackQuery"]
+    assert [c.status for c in answers] == [429, 200]
+    assert answers[1].at - answers[0].at >= 0.9  # retry_after honoured
+    assert answer["text"] == "Sent to your private chat"
 
 
 async def test_deleted_table_message_is_posted_again_and_followed(api):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.fake_bot_api import FakeBotAPI, Shown
+from testkit.fake_bot_api import FakeBotAPI, Limits, Shown
 from testkit.telegram_players import PREFIX, Player, play_well
 from tests.app_support import fixed_deal
 from tests.telegram_bot_support import LiveBot, uploads, writes
@@ -20,9 +20,14 @@ FORUM = -1002
 TOPIC = 5
 
 
+# hundreds of moves, each waited for: the flood limits are off, the answer deadline stays (the flood tests, the
+# monkeys and the press checks keep every limit)
+NO_FLOOD_LIMITS = Limits(per_chat_gap=None, per_private_second=None, per_group_minute=None, per_second=None)
+
+
 @pytest.fixture
 async def api():
-    server = FakeBotAPI()
+    server = FakeBotAPI(limits=NO_FLOOD_LIMITS)
     await server.start()
     server.add_group(GROUP, "Kitchen")
     server.add_group(FORUM, "Club", forum=True)

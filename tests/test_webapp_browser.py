@@ -11,13 +11,10 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
-from bot.__main__ import webtable_installer
-from bot.app import create_application
-from bot.playground import PlaygroundPort, start_site
 from tests.browser_support import chromium, screenshot
-from tests.webapp_support import settings_for
+from tests.webapp_support import serve_playground
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -44,16 +41,10 @@ async def browser():
 async def site(tmp_path: Path):
     # no pause after a round: these tests play whole games (the pause has its own tests, test_app_rounds and
     # test_playground_rounds); the web table's sheet card still shows at each round's end
-    app = await create_application(settings_for(tmp_path, round_pause=0))
-    port = PlaygroundPort(edit_interval=0.02)
-    app.attach(port)
-    await app.start()
-    extend = webtable_installer(app, settings_for(tmp_path, round_pause=0))  # as python -m bot serves the playground
-    runner, url = await start_site(app, port, "127.0.0.1", 0, extend=extend)
-    yield app, url
-    await port.close()
-    await runner.cleanup()
-    await app.close()
+    served = await serve_playground(tmp_path)  # as python -m bot serves the playground
+    yield served.app, served.url
+    await served.close()
+    await served.app.close()
 
 
 async def new_page(browser: Browser, device: dict) -> Page:
@@ -179,6 +170,7 @@ async def test_a_kozel_against_the_computer_played_to_the_end_by_tapping_tiles(s
         taps += 1
     assert await page.locator("#webtable").get_attribute("data-finished") == "yes"
     assert taps >= 5 and refused == 1 and sheets >= 1
+    await shoot(page, f"webapp-kozel-over-{device}.png")
     hand_left = await page.locator("#webtable .wt-hit").count()
     assert await page.locator("#webtable .wt-hand").is_visible() == (hand_left > 0)  # never an empty hand frame
     await page.context.close()

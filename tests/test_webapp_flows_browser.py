@@ -15,7 +15,7 @@ from bot.storage import ABANDONED, LOBBY
 from tests.test_webapp_browser import PHONE, browser, new_page, shoot, site, tap  # noqa: F401 (fixtures)
 from tests.webapp_support import open_game, person, play_to_the_end
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 FLOW = "#webtable .wt-flows button[data-kind={}]"
 

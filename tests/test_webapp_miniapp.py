@@ -25,7 +25,7 @@ from tests.telegram_bot_support import LiveBot
 from tests.telegram_support import KITCHEN
 from tests.webapp_support import init_data
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 BASE = "https://cards.example.org"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}

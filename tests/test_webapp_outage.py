@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import socket
-import subprocess
-import sys
-from pathlib import Path
 
 import aiohttp
 import pytest
@@ -19,17 +15,33 @@ import pytest_asyncio
 from playwright.async_api import expect
 
 from bot import tablepass
-from bot.__main__ import webtable_installer
-from bot.app import create_application
-from bot.playground import PlaygroundPort, start_site
+from bot.playground import PlaygroundPort
 from bot.storage import Storage
 from bot.webapp import serve
 from tests.browser_support import chromium
-from tests.test_bot_start import read_until
-from tests.test_webapp_browser import DESKTOP, PHONE, READY, new_page, open_table, play_turn, shoot, tap
-from tests.webapp_support import TOKEN, init_data, new_app, open_game, open_page, person, settings_for
+from tests.test_bot_start import read_until, start_bot
+from tests.test_webapp_browser import (
+    DESKTOP,
+    PHONE,
+    READY,
+    new_page,
+    open_table,
+    play_turn,
+    shoot,
+    tap,
+)
+from tests.webapp_support import (
+    TOKEN,
+    init_data,
+    new_app,
+    open_game,
+    open_page,
+    person,
+    serve_playground,
+    settings_for,
+)
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("fast_taps")]
 
 ONLINE = "() => document.querySelector('#webtable').dataset.online === 'yes'"
 
@@ -40,20 +52,11 @@ async def browser():
         yield b
 
 
-def start_bot(data_dir: Path) -> subprocess.Popen:
-    """``python -m bot`` with no token (the playground and its web table) on a free port."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_BOT_TOKEN") and not k.startswith("PLAYGROUND_")}
-    env.update(DATA_DIR=str(data_dir), ROUND_PAUSE="0")
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-
-
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 async def test_ctrl_c_with_a_game_open_in_a_page_exits_at_once(browser, device, tmp_path):
     """A game against the computer open in a page (both its sockets: the playground's and the web table's):
     SIGINT ends the process within 5 s, cleanly, and the moves played are in the database."""
-    proc = start_bot(tmp_path)
+    proc = start_bot({"DATA_DIR": str(tmp_path), "ROUND_PAUSE": "0"}, "--port", "0")
     try:
         lines = await asyncio.to_thread(read_until, proc, "playground: open http://127.0.0.1:")
         url = lines[-1].split("open ", 1)[1].split()[0].rstrip("/")
@@ -120,26 +123,15 @@ async def test_the_mini_app_server_stops_at_once_with_pages_open(tmp_path):
         await app.close()
 
 
-async def start_server(data: Path, number: int = 0):
-    """The playground with its web table over the application on ``data``'s SQLite file, as ``python -m bot``."""
-    settings = settings_for(data, round_pause=0)
-    app = await create_application(settings)
-    port = PlaygroundPort(edit_interval=0.02)
-    app.attach(port)
-    await app.start()
-    runner, url = await start_site(app, port, "127.0.0.1", number, extend=webtable_installer(app, settings))
-    return app, port, runner, url.rstrip("/")
-
-
-async def stop_server(app, port, runner) -> None:
-    await port.close()
-    await runner.cleanup()
-    await app.close()
+async def stop(site) -> None:
+    await site.close()
+    await site.app.close()
 
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 async def test_the_table_comes_back_by_itself_after_a_server_restart_and_plays_on(browser, device, tmp_path):
-    app, port, runner, url = await start_server(tmp_path)
+    site = await serve_playground(tmp_path)
+    url = site.url
     number = int(url.rsplit(":", 1)[1])
     page = await new_page(browser, PHONE if device == "phone" else DESKTOP)
     try:
@@ -150,7 +142,7 @@ async def test_the_table_comes_back_by_itself_after_a_server_restart_and_plays_o
         await page.evaluate("() => { window.notReloaded = true; }")
         before = int(await page.locator("#webtable").get_attribute("data-version"))
 
-        await stop_server(app, port, runner)
+        await stop(site)
         table = page.locator("#webtable")
         await expect(table.locator(".wt-status")).to_have_text("offline, reconnecting…")
         await expect(table).to_have_attribute("data-online", "no")
@@ -160,7 +152,7 @@ async def test_the_table_comes_back_by_itself_after_a_server_restart_and_plays_o
         await page.wait_for_timeout(3000)  # a few failed attempts of the session request and the socket
         await shoot(page, f"webapp-offline-{device}.png")
 
-        app, port, runner, _ = await start_server(tmp_path, number)
+        site = await serve_playground(tmp_path, number)
         await expect(table).to_have_attribute("data-online", "yes", timeout=30000)
         await page.wait_for_function(READY, timeout=30000)
         assert int(await table.get_attribute("data-version")) == before  # the same table, the same turn
@@ -174,4 +166,4 @@ async def test_the_table_comes_back_by_itself_after_a_server_restart_and_plays_o
         await expect(page.locator("#status")).to_have_text("connected")
     finally:
         await page.context.close()
-        await stop_server(app, port, runner)
+        await stop(site)

@@ -18,7 +18,7 @@ from aiohttp import web
 
 from bot.app import Application, create_application
 from bot.config import Settings
-from bot.playground import PlaygroundPort
+from bot.playground import PlaygroundPort, start_site
 from bot.port import Chat, Command, Press, User
 from bot.storage import TableRec
 from bot.texts import HINTS_ROW
@@ -49,6 +49,20 @@ class Site:
     async def close(self) -> None:
         await self.runner.cleanup()
         await self.port.close()
+
+
+async def serve_playground(data: Path, number: int = 0) -> Site:
+    """A new application over ``data``'s SQLite file (no pause after a round) and the playground page with its web
+    table on 127.0.0.1 (port ``number``, 0: a free one), as ``python -m bot`` serves them; the url has no final /."""
+    from bot.__main__ import webtable_installer
+
+    settings = settings_for(data, round_pause=0)
+    app = await create_application(settings)
+    port = PlaygroundPort(edit_interval=0.02)
+    app.attach(port)
+    await app.start()
+    runner, url = await start_site(app, port, "127.0.0.1", number, extend=webtable_installer(app, settings))
+    return Site(app, port, url.rstrip("/"), runner)
 
 
 async def serve_webapp(

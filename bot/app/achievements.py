@@ -74,16 +74,19 @@ class Achievements:
         days = [a.day for a in await self.ctx.storage.attempts(group_id, user_id=user_id, status=DAILY_DONE)]
         return await self.ctx.storage.award(group_id, user_id, achievements.by_daily(days), table_id, self.ctx.clock())
 
-    async def of(self, chat_id: int, user_id: int, lang: str) -> str | None:
-        """``me``'s line of a player's achievements in the chat (None: none yet)."""
+    async def codes(self, chat_id: int, user_id: int) -> list[str]:
+        """A player's achievements in the chat, in the order of ``ACHIEVEMENTS``."""
         codes = {c for c, _table in await self.ctx.storage.earned(chat_id, user_id)}
+        return [a.code for a in achievements.ACHIEVEMENTS if a.code in codes]
+
+    def line(self, codes: list[str], lang: str) -> str | None:
+        """``me``'s line of a player's achievements (None: none yet)."""
         if not codes:
             return None
-        order = [a.code for a in achievements.ACHIEVEMENTS if a.code in codes]
         return t(
             lang,
             "Achievements ({n} of {total}): {badges}",
-            n=len(order),
+            n=len(codes),
             total=len(achievements.ACHIEVEMENTS),
-            badges=", ".join(achievements.label(c, lang) for c in order),
+            badges=", ".join(achievements.label(c, lang) for c in codes),
         )

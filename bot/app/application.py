@@ -26,9 +26,9 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import keys, payloads, solo, tablepass
+from bot import keys, metrics, payloads, solo, tablepass
 from bot.app.achievements import Achievements
-from bot.app.context import Context
+from bot.app.context import PRESSED, Context, Pressed
 from bot.app.daily import Daily
 from bot.app.info import Info
 from bot.app.lobby import Lobby
@@ -257,10 +257,12 @@ class Application:
         lang = self.people.lang_for(chat, user, cmd.user)
         handler = self.command_handlers.get(cmd.name)
         refusal: str | None = None
+        outcome = "error"
         try:
             if handler is None:
                 raise Notice(t(lang, "Unknown command. /help lists what I understand."))
             await handler(cmd, user, chat, lang)
+            outcome = "done"
         except Notice as notice:
             refusal = notice.text
         except TableBusy:
@@ -269,6 +271,9 @@ class Application:
             refusal = self.ctx.broken_text(lang)
         except (NotFound, Conflict, InvalidInput):
             refusal = t(lang, "That did not work: the table has changed. Please try again.")
+        finally:
+            name = cmd.name if handler is not None else "unknown"  # only known names: a bounded label
+            metrics.COMMANDS.labels(cmd.user.platform, name, "notice" if refusal else outcome).inc()
         if refusal is not None:  # a refusal is for the one who typed it, in his language
             plang = self.people.user_lang(user, cmd.user)
             await self.publishing.tell(cmd.user, cmd.chat, Message(again(refusal, plang)), via=cmd)
@@ -279,15 +284,23 @@ class Application:
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
+        metrics.arrived(press)
+        outcome = "error"
         try:
-            await self._press(press)
+            outcome = await self._press(press)
         finally:
+            metrics.forget(press)
+            metrics.PRESSES.labels(press.user.platform, outcome).inc()
             if task is not None:
                 self._inflight.discard(task)
 
-    async def _press(self, press: Press) -> None:
+    async def _press(self, press: Press) -> str:
+        """Handle and answer the press; returns how it went (done, notice, error) for the metrics."""
         text: str | None = None
         alert = False
+        pressed = Pressed(press)
+        token = PRESSED.set(pressed)  # group sends answer it first (``Context.port_for``)
+        outcome = "done"
         try:
             user = await self.people.user_rec(press.user)
             chat = await self.people.chat_rec(press.chat, press.user) if press.chat is not None else None
@@ -314,20 +327,19 @@ class Application:
                 text = again(result, self.people.user_lang(user, press.user))
         except Notice as notice:  # answered to the presser alone, in his language
             text, alert = again(notice.text, self.people.user_lang(user, press.user)), notice.alert
+            outcome = "notice"
         except StorageError:
+            outcome = "error"
             log.exception("storage failed on a press")
             text = t(normalize(press.user.language), "Something went wrong; nothing was changed. Please try again.")
             alert = True
         finally:
-            if id(press) in self.ctx.answered_early:
-                self.ctx.answered_early.discard(id(press))
-            else:
-                port = self.ctx.answerer(press)
-                if port is not None:
-                    try:
-                        await port.answer(press, text, alert=alert)
-                    except Exception:
-                        log.exception("answering a press failed")
+            try:
+                await self.ctx.answer(press, text, alert=alert)  # unless it was answered early
+            finally:
+                pressed.answered = True  # work it left behind (queued sends) never answers it again
+                PRESSED.reset(token)
+        return outcome
 
     async def private_start(self, start: PrivateStart) -> None:
         """The user opened the private chat (with an invitation's payload, or none)."""

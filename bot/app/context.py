@@ -3,6 +3,11 @@ caches (chats, users, live tables), the drawing and thinking pools, the per-tabl
 table record (a seat, its options, its turn timer).
 
 Built once by ``bot.app.application.Application`` and passed to each service; it imports no service.
+
+A press is answered exactly once and before anything that may wait for a group (``PRESSED``, ``answer``): while
+the application handles a press, ``port_for`` hands out the port wrapped in ``AnswerFirst``, which answers the
+press (with no notice) right before a group message is sent, since that send may wait for the group's flood
+window (20 writes a minute on Telegram) and the user's button spins until the answer comes.
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import solo, texts
+from bot import metrics, solo, texts
 from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
 from bot.port import Answering, Chat, Port, Press, User
@@ -27,6 +34,38 @@ from bot.storage.integrity import core_options
 from core.i18n import t
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Pressed:
+    """The press a task is handling: answered at most once (``Context.answer``)."""
+
+    press: Press
+    answered: bool = False
+    said: str | None = None  # the notice it was answered with
+
+
+PRESSED: ContextVar[Pressed | None] = ContextVar("pressed", default=None)  # set by ``Application.press``
+
+
+class AnswerFirst:
+    """A port whose group sends answer the press being handled first (``PRESSED``): the send may wait for the
+    group's window, the answer must not. Everything else goes to the port unchanged."""
+
+    def __init__(self, port: Port, ctx: Context) -> None:
+        self._port = port
+        self._ctx = ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._port, name)
+
+    async def send_public(self, chat: Chat, msg: Any, **kwargs: Any) -> Any:
+        await self._ctx.answer_pressed()
+        return await self._port.send_public(chat, msg, **kwargs)
+
+    async def invite_private(self, chat: Chat, user: User, msg: Any, start_payload: str, **kwargs: Any) -> Any:
+        await self._ctx.answer_pressed()
+        return await self._port.invite_private(chat, user, msg, start_payload, **kwargs)
 
 
 class Context:
@@ -64,7 +103,6 @@ class Context:
         self.chats: dict[int, ChatRec] = {}
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
-        self.answered_early: set[int] = set()
         self.outbox = Outbox()  # what moves show, sent after the table lock (bot.app.outbox)
         self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
         self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
@@ -193,7 +231,34 @@ class Context:
             port = self.ports[platform] = solo.PrivateRoute(self.ports[base], base)
         if port is None:
             raise RuntimeError(f"no adapter attached for {platform}")
+        pressed = PRESSED.get()
+        if pressed is not None and not pressed.answered:
+            return AnswerFirst(port, self)  # type: ignore[return-value]
         return port
+
+    async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
+        """Answer ``press`` (through its web page or its platform's port), unless it was answered already."""
+        pressed = PRESSED.get()
+        if pressed is not None and pressed.press is press:
+            if pressed.answered:
+                if text and text != pressed.said:
+                    log.info("a press answered early had more to say: %s", text)
+                return
+            pressed.answered, pressed.said = True, text
+        port = self.answerer(press)
+        if port is None:
+            return
+        try:
+            await port.answer(press, text, alert=alert)
+        except Exception:
+            log.exception("answering a press failed")
+        metrics.answered(press, press.user.platform)
+
+    async def answer_pressed(self) -> None:
+        """Answer the press being handled now, if not yet (before anything that may wait for a group)."""
+        pressed = PRESSED.get()
+        if pressed is not None and not pressed.answered:
+            await self.answer(pressed.press)
 
     def broken_text(self, lang: str) -> str:
         return t(lang, "This table is damaged and cannot be played on; it has been reported.")

@@ -162,8 +162,14 @@ class Daily:
                     rec = await self.start_table(person, user, group, attempt.game, attempt.day, plang)
             if rec is not None and rec.status == PLAYING:
                 seat = self.ctx.seat_of(rec, user.id)
-                if seat is not None:
-                    await self.publishing.send_hand(rec, seat, via=via, fresh=True, invite=False)
+                if seat is not None:  # in the table's hands lane: after the hands its moves queued, never beside them
+                    table_id = rec.id
+
+                    async def resend(seat: int = seat) -> None:
+                        fresh = await self.ctx.storage.table(table_id)
+                        await self.publishing.send_hand(fresh, seat, via=via, fresh=True, invite=False)
+
+                    await self.ctx.outbox.replace(("hands", table_id), resend).wait()
                 return t(
                     plang, "Your attempt at today's {game} is under way: your cards are in our private chat.", game=name
                 )
@@ -201,6 +207,11 @@ class Daily:
         score, line = daily.outcome(rec.game, row)
         attempt = await self.ctx.storage.end_attempt(rec.id, DAILY_DONE, score, line, at=self.ctx.clock())
         group = await self.people.chat_by_id(where[0])
+        for s in rec.seats:  # his hand says the attempt is over (its choices went with the round's last move)
+            if s.user is not None:
+                with contextlib.suppress(Unreachable, MessageGone):
+                    fresh = await self.ctx.storage.table(rec.id)
+                    await self.publishing.send_hand(fresh, s.seat, view=dict(state.view(s.seat), finished=True))
         if attempt is not None and attempt.score is not None:
             seat = next((s for s in rec.seats if s.user is not None), None)
             if seat is not None and seat.user is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot import messages, texts
+from bot import achievements, texts
 from bot.app.achievements import Achievements
 from bot.app.context import Context
 from bot.app.lobby import Lobby
@@ -14,10 +14,11 @@ from bot.app.publishing import Publishing
 from bot.app.seasons import Seasons
 from bot.notice import Notice
 from bot.payloads import Payload, number
-from bot.port import Button, Command, Document, Message, Press
+from bot.port import MAX_CAPTION, Button, Command, Document, Message, Press
 from bot.storage import FINISHED, LOBBY, ChatRec, NotFound, UserRec
-from core.i18n import LANGS, normalize, t, when
+from core.i18n import LANGS, normalize, t, tn, when
 from renderers import render_score_sheet
+from renderers.stats import render_stats, render_top
 
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
 
@@ -106,49 +107,60 @@ class Info:
         if chat is None:
             raise Notice(t(lang, "The leaderboard belongs to a group: type /top there."))
         wanted = texts.parse_game(cmd.args)
-        season = await self.seasons.top_lines(chat, wanted, lang)
+        season_name, season_sections = await self.seasons.top_sections(chat, wanted, lang)
         lines = []
+        sections = list(season_sections)
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
             rows = await self.ctx.storage.leaderboard(chat.id, game, 10)
             if not rows:
                 continue
             lines.append(f"{texts.game_name(game, lang)}:")
+            table = []
             for i, r in enumerate(rows, 1):
                 rating = f"{r.rating:.1f}" if r.rating is not None else "—"
                 line = t(
                     lang,
-                    "{i}. {name}: rating {rating}, {wins} wins in {games} games",
+                    "{i}. {name}: rating {rating}, {record}",
                     i=i,
                     name=r.name,
                     rating=rating,
-                    wins=r.wins,
-                    games=r.games,
+                    record=texts.record_words(lang, r.games, r.wins),
                 )
                 if game == "kozel":
-                    line += " · " + t(lang, "{n} rating points", n=r.points)
+                    line += " · " + texts.rating_points(lang, r.points)
                 lines.append(line)
+                table.append([str(i), r.name, rating, f"{r.wins}/{r.games}"])
             lines.append("")
+            sections.append({"title": t(lang, "All time") + " · " + texts.game_name(game, lang), "rows": table})
         if not lines:
             raise Notice(t(lang, "No finished games here yet."))
-        if season:
-            lines = [*season, "", t(lang, "All time:"), *lines]
-        await self.publishing.reply(cmd, Message(messages.fit("\n".join(lines).strip())))
+        if season_name is not None:
+            lines = [*self.seasons.top_lines(season_name, season_sections, lang), "", t(lang, "All time:"), *lines]
+        head = ["#", t(lang, "Name"), t(lang, "Rating"), t(lang, "Wins")]
+        data = {"title": chat.title or t(lang, "your group"), "sections": [dict(sec, head=head) for sec in sections]}
+        picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, render_top, data)
+        text = head_fit("\n".join(lines).strip())
+        await self.publishing.reply(cmd, Message(text, image=picture.data, image_name="top.jpg"))
 
     async def cmd_me(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
+        """The asker's statistics in the chat as one picture (his rating over his games in each game, games and
+        wins, his achievements as badges), the same in words under it."""
         if chat is None:
             raise Notice(t(lang, "Statistics belong to a group: type /me there."))
         lines = [user.name]
+        history = await self.ctx.storage.rating_history(chat.id, user.id)
+        panels = []
+        total_games = total_wins = 0
         for game in texts.GAME_NAMES:
             s = await self.ctx.storage.player_stats(chat.id, game, user.id)
             if not s.games:
                 continue
+            total_games, total_wins = total_games + s.games, total_wins + s.wins
             line = t(
                 lang,
-                "{game}: {games} games, {wins} wins ({share}%), average total {avg}",
+                "{game}: {record}, average total {avg}",
                 game=texts.game_name(game, lang),
-                games=s.games,
-                wins=s.wins,
-                share=round(100 * s.win_share),
+                record=texts.record_words(lang, s.games, s.wins),
                 avg=round(s.average_total or 0),
             )
             if game == "thousand":
@@ -156,16 +168,40 @@ class Info:
             elif game == "deberts":
                 line += "; " + t(lang, "baits {n}", n=s.baits)
             elif game == "kozel":
-                line += "; " + t(lang, "kozel {n} times, {points} rating points", n=s.kozel, points=s.rating_points)
+                line += "; " + t(
+                    lang,
+                    "the kozel {times}, {points}",
+                    times=tn(lang, "{n} time", "{n} times", s.kozel),
+                    points=texts.rating_points(lang, s.rating_points),
+                )
             if s.rating is not None:
                 line += "; " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
             lines.append(line)
+            panel = texts.record_words(lang, s.games, s.wins)
+            if s.rating is not None:
+                panel += " · " + t(lang, "rating {rating}", rating=f"{s.rating:.1f}")
+            panels.append({"title": texts.game_name(game, lang), "line": panel, "ratings": history.get(game, [])})
         if len(lines) == 1:
             lines.append(t(lang, "No finished games here yet."))
-        earned = await self.achievements.of(chat.id, user.id, lang)
+        codes = await self.achievements.codes(chat.id, user.id)
+        earned = self.achievements.line(codes, lang)
         if earned:
             lines.append(earned)
-        await self.publishing.reply(cmd, Message("\n".join(lines)))
+        data = {
+            "title": user.name,
+            "subtitle": (chat.title or t(lang, "your group"))
+            + " · "
+            + texts.record_words(lang, total_games, total_wins),
+            "games": panels,
+            "empty": t(lang, "No finished games here yet."),
+            "badges_title": t(
+                lang, "Achievements ({n} of {total})", n=len(codes), total=len(achievements.ACHIEVEMENTS)
+            ),
+            "badges": [t(lang, achievements.BY_CODE[c].title) for c in codes],
+        }
+        picture = await asyncio.get_running_loop().run_in_executor(self.ctx.pool, render_stats, data)
+        text = head_fit("\n".join(lines))
+        await self.publishing.reply(cmd, Message(text, image=picture.data, image_name="stats.jpg"))
 
     async def cmd_history(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         if chat is None:
@@ -224,3 +260,16 @@ class Info:
             id=rec.id,
         )
         await self.publishing.reply(cmd, Message(text + note, document=Document(name, data)))
+
+
+def head_fit(text: str, limit: int = MAX_CAPTION) -> str:
+    """A caption of at most ``limit`` characters: the first lines, and "…" when some did not fit (the picture
+    above holds them all)."""
+    if len(text) <= limit:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len("\n".join([*out, line])) > limit - 2:
+            break
+        out.append(line)
+    return "\n".join([*out, "…"])

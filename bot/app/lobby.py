@@ -47,7 +47,7 @@ class Lobby:
             await self.publishing.reply(cmd, Message(text, buttons=tuple(rows)))
             return
         players = None
-        if len(words) > 1 and words[1].isdigit():
+        if len(words) > 1 and words[1].isascii() and words[1].isdigit():  # not int('²')
             players = int(words[1])
         rec = await self.open_new_table(chat, user, game, players, lang)
         await self.publishing.post_lobby(rec, chat, lang, reply_to=cmd)
@@ -355,9 +355,12 @@ class Lobby:
                 rec = await self.ctx.storage.table(rec.id)
         else:
             raise Conflict("busy lobby")
+        joined = t(self.people.user_lang(user, platform_user), "You have joined the table.")
+        if isinstance(via, Press):
+            await self.ctx.answer(via, joined)  # before an invitation, which may wait for the group's window
         await self.publishing.refresh_lobby(rec, lang)
         await self.greet_player(rec, user, lang)
-        return t(self.people.user_lang(user, platform_user), "You have joined the table.")
+        return joined
 
     async def greet_player(self, rec: TableRec, user: UserRec, chat_lang: str) -> None:
         """Make sure the player can be reached privately; if not, invite him in the group."""

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable
+
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -28,21 +31,23 @@ Work = Callable[[], Awaitable[None]]
 class Outbox:
     def __init__(self) -> None:
         self._next: dict[Hashable, tuple[Work, list[asyncio.Event]]] = {}  # table lanes: newest unsent work
-        self._queues: dict[Hashable, list[tuple[Work, asyncio.Event]]] = {}  # chat lanes: work in order
+        self._queues: dict[Hashable, list[tuple[Work, asyncio.Event, float]]] = {}  # chat lanes: work in order
         self._lanes: dict[Hashable, asyncio.Task[None]] = {}
+        self._since: dict[Hashable, float] = {}  # table lanes: when their oldest unsent work was queued (metrics)
 
     def replace(self, lane: Hashable, work: Work) -> asyncio.Event:
         """Queue ``work`` on a lane where only the newest unsent work counts."""
         done = asyncio.Event()
         _older, waiting = self._next.get(lane, (None, []))
         self._next[lane] = (work, [*waiting, done])  # the older unsent work is dropped: this shows more
+        self._since.setdefault(lane, time.perf_counter())
         self._start(lane)
         return done
 
     def append(self, lane: Hashable, work: Work) -> asyncio.Event:
         """Queue ``work`` after the lane's earlier work (sheets, announcements: each one is shown)."""
         done = asyncio.Event()
-        self._queues.setdefault(lane, []).append((work, done))
+        self._queues.setdefault(lane, []).append((work, done, time.perf_counter()))
         self._start(lane)
         return done
 
@@ -56,8 +61,9 @@ class Outbox:
             while True:
                 if lane in self._next:
                     work, waiting = self._next.pop(lane)
+                    queued = self._since.pop(lane, time.perf_counter())
                 elif self._queues.get(lane):
-                    work, done = self._queues[lane].pop(0)
+                    work, done, queued = self._queues[lane].pop(0)
                     waiting = [done]
                 else:
                     break
@@ -65,6 +71,7 @@ class Outbox:
                     await work()
                 except Exception:  # noqa: BLE001 - nobody waits for a publication: the log is where it goes
                     log.exception("publishing on %s failed", lane)
+                metrics.PUBLISH_LAG.observe(time.perf_counter() - queued)
                 for event in waiting:
                     event.set()
                 waiting = []

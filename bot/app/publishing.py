@@ -111,15 +111,7 @@ class Publishing:
 
     async def answer_early(self, press: Press) -> None:
         """Answer a press before the rest of its work (a stored move is answered before it is drawn)."""
-        if id(press) in self.ctx.answered_early:
-            return
-        self.ctx.answered_early.add(id(press))
-        port = self.ctx.answerer(press)
-        if port is not None:
-            try:
-                await port.answer(press, None, alert=False)
-            except Exception:
-                log.exception("answering a press failed")
+        await self.ctx.answer(press)
 
     async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message, version: int | None = None) -> None:
         """Edit the table's public message, or post it when there is none; remember where it now is. ``version``:

@@ -232,8 +232,10 @@ class Rounds:
                 except TableBusy:
                     continue
                 chat_rec = await self.people.chat_by_id(old.chat_id)
+                said = t(lang, "You are in: the others confirm with one tap.")
+                await self.ctx.answer(press, said)  # before the new lobby, which may wait for the group's window
                 await self.publishing.post_lobby(rec, chat_rec, lang)
-                return t(lang, "You are in: the others confirm with one tap.")
+                return said
             if rec.status != LOBBY or rec.options.get(REMATCH_OF) != old.id:
                 raise Notice(t(lang, "A table is already open here."), True)
             held = list(rec.options.get(HELD) or [])

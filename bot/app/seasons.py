@@ -60,31 +60,50 @@ class Seasons:
             text = t(lang, "This chat's leaderboard goes by {season}.", season=self.name(kind, current, lang))
         await self.publishing.reply(cmd, Message(text))
 
-    async def top_lines(self, chat: ChatRec, wanted: str | None, lang: str) -> list[str]:
-        """``top``'s lines of this season (none when the chat runs no seasons)."""
+    async def top_sections(self, chat: ChatRec, wanted: str | None, lang: str) -> tuple[str | None, list[dict]]:
+        """This season's name and its leaderboard per game (``top``; no name when the chat runs no seasons): each
+        section a title and rows of place, name, rating gained, wins of games."""
         kind = await self.kind(chat.id)
         current = seasons.season_of(kind, self.ctx.clock())
         if current is None:
-            return []
-        lines = ["🏁 " + self.name(kind, current, lang) + ":"]
+            return None, []
+        name = self.name(kind, current, lang)
+        sections = []
         for game in [wanted] if wanted else list(texts.GAME_NAMES):
             rows = await self.ctx.storage.season_board(chat.id, game, current.start, current.end, 10)
-            if not rows:
-                continue
-            lines.append(f"{texts.game_name(game, lang)}:")
-            for i, r in enumerate(rows, 1):
+            if rows:
+                sections.append(
+                    {
+                        "game": game,
+                        "title": f"{name} · {texts.game_name(game, lang)}",
+                        "rows": [
+                            [str(i), r["name"], f"{r['gained']:+.1f}", f"{r['wins']}/{r['games']}"]
+                            for i, r in enumerate(rows, 1)
+                        ],
+                    }
+                )
+        return name, sections
+
+    def top_lines(self, name: str | None, sections: list[dict], lang: str) -> list[str]:
+        """``top``'s text lines of this season (none when the chat runs no seasons)."""
+        if name is None:
+            return []
+        lines = ["🏁 " + name + ":"]
+        for sec in sections:
+            lines.append(f"{texts.game_name(sec['game'], lang)}:")
+            for place, who, gained, record in sec["rows"]:
+                wins, games_ = record.split("/")
                 lines.append(
                     t(
                         lang,
-                        "{i}. {name}: {gained} rating, {wins} wins in {games} games",
-                        i=i,
-                        name=r["name"],
-                        gained=f"{r['gained']:+.1f}",
-                        wins=r["wins"],
-                        games=r["games"],
+                        "{i}. {name}: {gained} rating, {record}",
+                        i=place,
+                        name=who,
+                        gained=gained,
+                        record=texts.record_words(lang, int(games_), int(wins)),
                     )
                 )
-        if len(lines) == 1:
+        if not sections:
             lines.append(t(lang, "No finished games this season yet."))
         return lines
 
@@ -122,12 +141,11 @@ class Seasons:
                 lines.append(
                     t(
                         lang,
-                        "{game}: {name} ({gained} rating, {wins} wins in {games} games)",
+                        "{game}: {name} ({gained} rating, {record})",
                         game=texts.game_name(game, lang),
                         name=r["name"],
                         gained=f"{r['gained']:+.1f}",
-                        wins=r["wins"],
-                        games=r["games"],
+                        record=texts.record_words(lang, r["games"], r["wins"]),
                     )
                 )
         most = max(everyone, key=lambda r: (r["games"], r["wins"]))

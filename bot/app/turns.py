@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import daily, messages, payloads, texts
+from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
@@ -146,11 +146,12 @@ class Turns:
                 with contextlib.suppress(Conflict):
                     await self.ctx.storage.set_deadline(rec.id, rec.version, deadline, kind)
         chat_rec = await self.people.chat_by_id(rec.chat_id)
+        welcome = t(self.people.user_lang(user, press.user), "Welcome back: your seat is yours again.")
+        await self.ctx.answer(press, welcome)  # before the group's line, which may wait for the group's window
         await self.publishing.refresh_table(rec)
         await self.publishing.announce(
             rec, chat_rec, t(self.people.chat_lang(chat_rec), "{name} is back at the table.", name=user.name)
         )
-        welcome = t(self.people.user_lang(user, press.user), "Welcome back: your seat is yours again.")
         hand = MessageRef.from_json(rec.seats[seat].private_ref)
         pressed = press.message
         if press.chat is None and pressed is not None and (hand is None or hand.message_id != pressed.message_id):
@@ -409,6 +410,8 @@ class Turns:
         """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
         now = self.ctx.clock()
         due = await self.ctx.storage.claim_due(now)
+        metrics.TIMERS_DUE.set(len(due))
+        metrics.TIMERS_FIRED.inc(len(due))
         for rec in due:
             try:
                 await self.fire(rec, now)

@@ -1,5 +1,6 @@
 """The local playground: a web chat on 127.0.0.1 that plays every game through the same application as the
-chats (``bot.port.Port`` implemented by ``PlaygroundPort``, served by aiohttp, plain HTML/CSS/JS)."""
+chats (``bot.port.Port`` implemented by ``PlaygroundPort``, served by aiohttp, plain HTML/CSS/JS). It answers
+only to loopback names and those allowed (``bot.playground.hosts``), and warns when it listens beyond loopback."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot.playground.hosts import Hosts
 from bot.playground.port import PlaygroundPort
 from bot.playground.server import start_site
 
@@ -32,8 +34,14 @@ async def serve(
     """
     port = PlaygroundPort(edit_interval=settings.playground_edit_interval)
     app.attach(port)
-    runner, url = await start_site(app, port, settings.playground_host, settings.playground_port, extend=extend)
+    hosts = Hosts.parse(settings.playground_host, settings.playground_hosts)
+    runner, url = await start_site(
+        app, port, settings.playground_host, settings.playground_port, extend=extend, hosts=hosts
+    )
     print(f"playground: open {url} in your browser", flush=True)
+    warning = hosts.warning(url)
+    if warning:
+        print(warning, flush=True)
     if started is not None and not started.done():
         started.set_result(url)
     try:

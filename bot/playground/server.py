@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot import frames
+from bot import frames, metrics
 from bot.playground import protocol
+from bot.playground.hosts import Hosts
 from bot.playground.port import PLATFORM, Client, Handle, PlaygroundPort
 from bot.port import Command, Press, PrivateStart, User
 from core import games
@@ -44,10 +45,15 @@ class Handler(Protocol):
 
 
 def make_web_app(
-    handler: Handler, port: PlaygroundPort, extend: Callable[[web.Application], Any] | None = None
+    handler: Handler,
+    port: PlaygroundPort,
+    extend: Callable[[web.Application], Any] | None = None,
+    hosts: Hosts | None = None,
 ) -> web.Application:
-    """The aiohttp application serving one playground; ``extend`` adds more routes (the web table's)."""
-    web_app = web.Application(client_max_size=64 * 1024)
+    """The aiohttp application serving one playground; ``extend`` adds more routes (the web table's). Every
+    request's ``Host`` must be on ``hosts`` (loopback only by default): ``bot.playground.hosts``."""
+    hosts = hosts or Hosts("127.0.0.1")
+    web_app = web.Application(client_max_size=64 * 1024, middlewares=[hosts.middleware()])
     web_app[PORT_KEY] = port
     web_app[HANDLER_KEY] = handler
     web_app.router.add_get("/", index)
@@ -57,6 +63,18 @@ def make_web_app(
     web_app.router.add_get("/api/games", games_info)
     web_app.router.add_get("/ws", websocket)
     frames.close_sockets_on_shutdown(web_app)
+
+    def sockets() -> int:
+        return len(port.clients)
+
+    async def counted(_: web.Application) -> None:
+        metrics.count_sockets("playground", sockets)
+
+    async def uncounted(_: web.Application) -> None:
+        metrics.uncount_sockets("playground", sockets)
+
+    web_app.on_startup.append(counted)
+    web_app.on_cleanup.append(uncounted)
     if extend is not None:
         extend(web_app)
     return web_app
@@ -173,10 +191,13 @@ async def start_site(
     port_number: int,
     *,
     extend: Callable[[web.Application], Any] | None = None,
+    hosts: Hosts | None = None,
 ) -> tuple[web.AppRunner, str]:
-    """Start serving; returns the runner (``await runner.cleanup()`` to stop) and the page's address."""
+    """Start serving; returns the runner (``await runner.cleanup()`` to stop) and the page's address. ``hosts``:
+    the names it answers to (default: loopback and ``host`` itself)."""
+    hosts = hosts or Hosts(host)
     runner = web.AppRunner(
-        make_web_app(handler, port, extend),
+        make_web_app(handler, port, extend, hosts),
         handle_signals=False,
         access_log=None,
         shutdown_timeout=frames.SHUTDOWN_GRACE,

@@ -109,6 +109,12 @@ class Storage:
     async def playing_tables(self) -> list[TableRec]:
         return await tables.playing_tables(self.db)
 
+    async def open_counts(self) -> dict[str, int]:
+        return await tables.open_counts(self.db)
+
+    async def ping(self) -> None:
+        await tables.ping(self.db)
+
     async def create_table(
         self,
         chat_id: int,
@@ -274,6 +280,10 @@ class Storage:
     async def player_stats(self, chat_id: int, game: str, user_id: int) -> PlayerStats:
         async with self.db.read() as conn:
             return await stats.player_stats(conn, chat_id, game, user_id)
+
+    async def rating_history(self, chat_id: int, user_id: int) -> dict[str, list[float]]:
+        async with self.db.read() as conn:
+            return await stats.rating_history(conn, chat_id, user_id)
 
     async def recent_games(self, chat_id: int, limit: int = 10) -> list[RecentGame]:
         async with self.db.read() as conn:

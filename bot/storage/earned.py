@@ -12,9 +12,7 @@ from bot.storage.checks import check_id, check_time, now
 from bot.storage.engine import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.models import ACHIEVEMENTS, CHATS, GAME_TABLES, RESULTS
-from bot.storage.values import FINISHED
-
-SOLO = "%:solo"  # tables played alone (``bot.solo``) are no chat's games
+from bot.storage.values import FINISHED, SOLO_CHATS
 
 
 async def award(
@@ -85,7 +83,7 @@ async def finished_tables(db: Database) -> list[int]:
     stmt = (
         select(GAME_TABLES.c.id)
         .join(CHATS, CHATS.c.id == GAME_TABLES.c.chat_id)
-        .where(GAME_TABLES.c.status == FINISHED, CHATS.c.platform.not_like(SOLO))
+        .where(GAME_TABLES.c.status == FINISHED, CHATS.c.platform.not_like(SOLO_CHATS))
         .order_by(GAME_TABLES.c.id)
     )
     async with db.read() as conn:

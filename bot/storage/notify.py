@@ -9,9 +9,7 @@ from bot.storage.checks import check_id, now
 from bot.storage.engine import Database
 from bot.storage.models import CHATS, GAME_TABLES, NOTIFY_SENT, NOTIFY_SUBS, SEATS, USERS
 from bot.storage.people import check_users, user_rec
-from bot.storage.values import OPEN_STATUSES, UserRec
-
-SOLO = "%:solo"  # the chats of tables played alone (``bot.solo``): sitting at one is not "seated elsewhere"
+from bot.storage.values import OPEN_STATUSES, SOLO_CHATS, UserRec
 
 
 async def set_notify(db: Database, chat_id: int, user_id: int, on: bool) -> None:
@@ -45,7 +43,7 @@ async def free_subscribers(db: Database, chat_id: int) -> list[UserRec]:
         .where(
             SEATS.c.user_id == NOTIFY_SUBS.c.user_id,
             GAME_TABLES.c.status.in_(OPEN_STATUSES),
-            CHATS.c.platform.not_like(SOLO),
+            CHATS.c.platform.not_like(SOLO_CHATS),
         )
     )
     stmt = (

@@ -12,10 +12,9 @@ from bot.storage.checks import check_id, check_time, now
 from bot.storage.engine import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.models import CHATS, GAME_TABLES, RESULTS, SEASON_POSTS, SEASON_SETTINGS, USERS
-from bot.storage.values import FINISHED
+from bot.storage.values import FINISHED, SOLO_CHATS
 
 KINDS = ("month", "quarter", "none")
-SOLO = "%:solo"
 
 
 async def set_season_kind(db: Database, chat_id: int, kind: str) -> None:
@@ -100,7 +99,9 @@ async def active_chats(db: Database, since: datetime) -> list[int]:
         select(GAME_TABLES.c.chat_id)
         .distinct()
         .join(CHATS, CHATS.c.id == GAME_TABLES.c.chat_id)
-        .where(GAME_TABLES.c.status == FINISHED, GAME_TABLES.c.updated_at >= since, CHATS.c.platform.not_like(SOLO))
+        .where(
+            GAME_TABLES.c.status == FINISHED, GAME_TABLES.c.updated_at >= since, CHATS.c.platform.not_like(SOLO_CHATS)
+        )
     )
     async with db.read() as conn:
         return sorted(r[0] for r in (await conn.execute(stmt)).all())

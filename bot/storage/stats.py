@@ -189,3 +189,27 @@ def _state_totals(state: str | None) -> list[Any]:
     except (ValueError, AttributeError):
         return []
     return [t if type(t) is int else None for t in totals] if isinstance(totals, list) else []
+
+
+async def rating_history(conn: AsyncConnection, chat_id: int, user_id: int) -> dict[str, list[float]]:
+    """Per game, the player's rating before his first rated finished game in the chat, then after each, oldest
+    first."""
+    check_id(chat_id, user_id)
+    stmt = (
+        select(GAME_TABLES.c.game, RESULTS.c.rating_before, RESULTS.c.rating_after)
+        .select_from(RESULTS.join(GAME_TABLES, GAME_TABLES.c.id == RESULTS.c.table_id))
+        .where(
+            GAME_TABLES.c.chat_id == chat_id,
+            GAME_TABLES.c.status == FINISHED,
+            RESULTS.c.user_id == user_id,
+            RESULTS.c.rating_after.is_not(None),
+        )
+        .order_by(GAME_TABLES.c.id)
+    )
+    out: dict[str, list[float]] = {}
+    for r in (await conn.execute(stmt)).all():
+        line = out.setdefault(r.game, [])
+        if not line and r.rating_before is not None:
+            line.append(float(r.rating_before))
+        line.append(float(r.rating_after))
+    return out

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -205,6 +205,24 @@ async def playing_tables(db: Database) -> list[TableRec]:
     where = (GAME_TABLES.c.status == PLAYING) & GAME_TABLES.c.broken.is_(None)
     async with db.read() as conn:
         return await load(db, conn, where, GAME_TABLES.c.id)
+
+
+async def open_counts(db: Database) -> dict[str, int]:
+    """How many tables are in their lobby and in play (broken ones left out): the operator's gauge."""
+    query = (
+        select(GAME_TABLES.c.status, func.count())
+        .where(GAME_TABLES.c.status.in_((LOBBY, PLAYING)) & GAME_TABLES.c.broken.is_(None))
+        .group_by(GAME_TABLES.c.status)
+    )
+    async with db.read() as conn:
+        found = {str(status): int(n) for status, n in (await conn.execute(query)).all()}
+    return {LOBBY: found.get(LOBBY, 0), PLAYING: found.get(PLAYING, 0)}
+
+
+async def ping(db: Database) -> None:
+    """One round trip to the database (readiness); raises when it cannot be reached."""
+    async with db.read() as conn:
+        await conn.execute(select(1))
 
 
 # ---- the lobby -----------------------------------------------------------------------------------

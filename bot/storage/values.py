@@ -212,6 +212,10 @@ class RecentGame:
     winner_seats: list[int]
 
 
+# The chats of tables one person plays alone (``bot.solo``: platform ``<platform>:solo``), as a LIKE pattern: their
+# games are no chat's games (leaderboards, achievements, seasons) and sitting at one is not "seated elsewhere".
+SOLO_CHATS = "%:solo"
+
 # Daily-deal attempt statuses
 DAILY_PLAYING = "playing"
 DAILY_DONE = "done"

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Protocol
 
 REDIS_PREFIX = "tablebot:tg:"
@@ -93,6 +94,10 @@ return now
 
 MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
 DONE_KEEP = 24 * 3600  # seconds a handled update id is remembered (Telegram gives up re-delivering long before)
+# One worker in memory: an update is delivered again within minutes of its failed call, so an hour is plenty, and
+# at most this many handled ids are kept (the oldest forgotten first): O(1) per update, bounded memory.
+LOCAL_DONE_KEEP = 3600
+DONE_LIMIT = 50_000
 
 
 class Coordinator(Protocol):
@@ -153,7 +158,8 @@ class LocalCoordinator:
         self._window: dict[str, dict[str, float]] = {}
         self._versions: dict[str, int] = {}
         self._values: dict[str, str] = {}
-        self._claims: dict[str, tuple[str, float]] = {}  # key -> (holder or DONE, until)
+        self._claims: dict[str, tuple[str, float]] = {}  # key in hand -> (holder, until)
+        self._done: OrderedDict[str, float] = OrderedDict()  # handled key -> until, oldest first (one expiry for all)
 
     async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
         now = time.monotonic()
@@ -191,13 +197,23 @@ class LocalCoordinator:
         until = 0.0 if self._holder.pop(chat_id, None) is not None else self._free_at.get(chat_id, 0.0)
         self._free_at[chat_id] = max(until, time.monotonic() + seconds)
 
+    def _forget(self, now: float) -> None:
+        """Drop handled keys past their time (the oldest are first: every one is kept as long) and beyond
+        ``DONE_LIMIT``; leases of keys nobody finished are dropped once they lapse, when there are many."""
+        done = self._done
+        while done and (len(done) > DONE_LIMIT or next(iter(done.values())) <= now):
+            done.popitem(last=False)
+        if len(self._claims) > DONE_LIMIT:
+            self._claims = {k: v for k, v in self._claims.items() if v[1] > now}
+
     async def claim(self, key: str, member: str, lease: float) -> str:
         now = time.monotonic()
-        if len(self._claims) > 4096:
-            self._claims = {k: v for k, v in self._claims.items() if v[1] > now}
+        self._forget(now)
+        if key in self._done:
+            return DONE
         holder, until = self._claims.get(key, ("", 0.0))
         if until > now:
-            return DONE if holder == DONE else MINE if holder == member else BUSY
+            return MINE if holder == member else BUSY
         self._claims[key] = (member, now + lease)
         return MINE
 
@@ -209,7 +225,10 @@ class LocalCoordinator:
         return True
 
     async def finish(self, key: str) -> None:
-        self._claims[key] = (DONE, time.monotonic() + DONE_KEEP)
+        self._claims.pop(key, None)
+        self._done.pop(key, None)
+        self._done[key] = time.monotonic() + LOCAL_DONE_KEEP
+        self._forget(time.monotonic())
 
     async def drop(self, key: str, member: str) -> None:
         if self._claims.get(key, ("", 0.0))[0] == member:

@@ -1,6 +1,7 @@
 """Flood control: Telegram's limits kept before they are hit, and ``retry_after`` honoured when it answers 429.
 
-* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``);
+* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``, evenly
+  spaced: no second ever holds more);
 * every message or edit in a chat takes that chat's write slot from the ``Coordinator`` right before its HTTP
   call (``turn``) and gives it back when Telegram answered (``done``): the gaps are timed at the send, so the
   next write goes ``interval`` after Telegram received the previous one in a group (``private_interval`` in a
@@ -16,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiolimiter import AsyncLimiter
 
+from bot import metrics
 from bot.telegram.coordination import Coordinator
 
 T = TypeVar("T")
@@ -47,8 +49,10 @@ class FloodControl:
         self.window = window
         self._held: dict[str, tuple[str, float]] = {}  # chat -> the slot this worker holds: (member, interval)
         self._members = itertools.count(1)
-        self._me = f"{os.getpid()}-{id(self)}"
-        self.limiter = AsyncLimiter(global_per_second, 1)
+        self._me = uuid.uuid4().hex  # unique across containers (each is pid 1)
+        # evenly spaced, no burst: a bucket of ``global_per_second`` lets twice as many through in one second (the
+        # full bucket, then its refill), and Telegram counts any second; 5 % spare for a network that bunches
+        self.limiter = AsyncLimiter(1, 1.05 / global_per_second)
         self._locks: dict[str, asyncio.Lock] = {}
         self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)
 
@@ -62,10 +66,14 @@ class FloodControl:
         per_minute = self.group_per_minute if group else 0
         interval = self.interval if group else self.private_interval
         member = f"{self._me}-{next(self._members)}"
+        waited = False
         while True:
             wait = await self.coordinator.acquire(chat_id, interval, per_minute, member, self.window)
             if wait <= 0:
                 break
+            if not waited:
+                waited = True
+                metrics.FLOOD_WAITS.labels("telegram").inc()
             await asyncio.sleep(wait)
         self._held[chat_id] = (member, interval)
         await self.limiter.acquire()
@@ -77,9 +85,11 @@ class FloodControl:
         if held is not None:
             await self.coordinator.release(chat_id, held[1], held[0], used)
 
-    async def hold(self, chat_id: str, retry_after: float) -> None:
+    async def hold(self, chat_id: str, error: TelegramRetryAfter) -> None:
+        """Telegram answered 429 in this chat: nobody writes to it for ``retry_after`` (counted for the operator)."""
         self.retries += 1
-        await self.coordinator.hold(chat_id, retry_after)
+        metrics.RATE_LIMITED.labels("telegram", metrics.api_method(error)).inc()
+        await self.coordinator.hold(chat_id, error.retry_after)
 
     async def write(self, chat_id: str, call: Callable[[], Awaitable[T]], *, group: bool) -> T:
         """One message or edit to a chat: in this chat's order, in its turn, again after a 429 or a network
@@ -91,8 +101,9 @@ class FloodControl:
                     return await call()
                 except TelegramRetryAfter as e:
                     if attempt == MAX_ATTEMPTS:
+                        metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                         raise
-                    await self.hold(chat_id, e.retry_after)
+                    await self.hold(chat_id, e)
                 except TelegramNetworkError:
                     if attempt == MAX_ATTEMPTS:
                         raise
@@ -109,6 +120,7 @@ class FloodControl:
             try:
                 return await call()
             except TelegramRetryAfter as e:
+                metrics.RATE_LIMITED.labels("telegram", metrics.api_method(e)).inc()
                 if attempt == MAX_ATTEMPTS:
                     raise
                 self.retries += 1

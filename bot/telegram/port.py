@@ -437,7 +437,7 @@ class TelegramPort:
                     except Stale:
                         pass  # the message shows a newer table already (the turn was given back)
                     except TelegramRetryAfter as e:
-                        await self.flood.hold(ref.chat_id, e.retry_after)
+                        await self.flood.hold(ref.chat_id, e)
                         self._pending.setdefault(key, item)
                     except TelegramNetworkError:
                         failures += 1

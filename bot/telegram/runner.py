@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
-import os
+import uuid
 from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
@@ -22,6 +21,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiohttp import web
 
+from bot import keys
 from bot.config import Settings
 from bot.telegram.convert import Application
 from bot.telegram.coordination import MINE, Coordinator, LocalCoordinator, RedisCoordinator
@@ -79,7 +79,9 @@ def make_dispatcher(app: Application, port: TelegramPort) -> Dispatcher:
 
 
 def webhook_secret(settings: Settings, token: str) -> str:
-    return settings.telegram_webhook_secret or hashlib.sha256(token.encode()).hexdigest()[:48]
+    """``TELEGRAM_WEBHOOK_SECRET``, else the token's own ``WEBHOOK_SECRET`` key (``bot.keys``) in hex: it travels
+    in every webhook request's header, so it is derived for this purpose alone and tells nothing of other keys."""
+    return settings.telegram_webhook_secret or keys.purpose_key(token, keys.WEBHOOK_SECRET).hex()
 
 
 class TelegramRunner:
@@ -99,7 +101,7 @@ class TelegramRunner:
         self._poll_lease: asyncio.Task | None = None
         self.webhook: WebhookHandler | None = None
         self.webhook_address: str | None = None
-        self.me = f"{os.getpid()}-{id(self)}"
+        self.me = uuid.uuid4().hex  # unique across containers (each is pid 1) and restarts
 
     async def start(self) -> None:
         await self.port.open()

@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
+import uuid
 from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
+from bot import metrics
 from bot.telegram.coordination import BUSY, DONE, MINE, Coordinator
 from bot.telegram.port import TelegramPort
 
@@ -47,7 +48,7 @@ class WebhookHandler(SimpleRequestHandler):
         self.coordinator = coordinator
         self.hold = hold
         self.lease = lease
-        self.me = f"{os.getpid()}-{id(self)}"
+        self.me = uuid.uuid4().hex  # unique across containers (each is pid 1) and restarts
         self._tasks: set[asyncio.Task] = set()
         self._in_hand: set[str] = set()  # update keys this worker is handling
         self.dropped = 0  # updates seen again after another worker (or this one) handled them
@@ -55,10 +56,16 @@ class WebhookHandler(SimpleRequestHandler):
     async def handle(self, request: web.Request) -> web.Response:
         bot = self.bot
         if not self.verify_secret(request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""), bot):
+            metrics.UPDATES.labels("telegram", "unauthorized").inc()
             return web.Response(body="Unauthorized", status=401)
-        update = await request.json(loads=bot.session.json_loads)
+        try:
+            update = await request.json(loads=bot.session.json_loads)
+        except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError): not from Telegram
+            metrics.UPDATES.labels("telegram", "malformed").inc()
+            return web.Response(status=400, text="malformed update")
         update_id = update.get("update_id") if isinstance(update, dict) else None
         if not isinstance(update_id, int):
+            metrics.UPDATES.labels("telegram", "malformed").inc()
             return web.Response(status=400, text="no update_id")
         key = f"update:{update_id}"
         if key in self._in_hand:  # delivered again to this very worker while it handles it
@@ -73,12 +80,15 @@ class WebhookHandler(SimpleRequestHandler):
             self._in_hand.discard(key)
         if claim == DONE:
             self.dropped += 1
+            metrics.UPDATES.labels("telegram", "duplicate").inc()
             return web.json_response({})
         if claim == BUSY:
+            metrics.UPDATES.labels("telegram", "busy").inc()
             return web.Response(status=503, text="being handled by another worker", headers={"Retry-After": "1"})
         query = update.get("callback_query")
         query_id = str(query["id"]) if isinstance(query, dict) and "id" in query else None
         answered = self.port.watch_answer(query_id) if query_id else None
+        metrics.UPDATES.labels("telegram", "handled").inc()
         task = asyncio.create_task(self._feed(update, key))  # not cancelled if Telegram hangs up
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -12,13 +12,12 @@ It is a view over the same application: the server builds each viewer's frame fr
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot import keys
+from bot import keys, metrics
 from bot.frames import SHUTDOWN_GRACE
 from bot.webapp.activity import DiscordActivity
 from bot.webapp.auth import Sessions
@@ -46,10 +45,11 @@ def install(
 ) -> WebTable:
     """Serve the web table from ``web_app`` over the application ``app`` (``limits``: the hub's caps,
     ``pages_per_user`` and ``pages_per_table``)."""
-    seed = bot_token or (activity.bot_token if activity is not None else None)  # every worker derives the same
-    secret = hashlib.sha256(seed.encode()).digest() if seed else secrets.token_bytes(32)
-    # every worker derives the same picture key from the bot token: any of them serves any page's pictures
-    pictures = Pictures(keys.purpose_key(bot_token or secret, keys.WEBAPP_PICTURE))
+    # every worker derives the same keys from the bot token (bot.keys, one per purpose): any of them checks any
+    # page's session and serves its pictures
+    seed = bot_token or (activity.bot_token if activity is not None else None)
+    secret = keys.purpose_key(seed, keys.WEBAPP_SESSION) if seed else secrets.token_bytes(32)
+    pictures = Pictures(keys.purpose_key(seed or secret, keys.WEBAPP_PICTURE))
     table = WebTable(
         Hub(app, pictures, poll_interval=poll_interval, redis_url=redis_url, **limits),
         Sessions(secret),
@@ -60,10 +60,15 @@ def install(
     )
     mount(web_app, table)
 
+    def sockets() -> int:
+        return len(table.hub.watchers)
+
     async def started(_: web.Application) -> None:
         table.hub.start()
+        metrics.count_sockets("webapp", sockets)
 
     async def stopped(_: web.Application) -> None:
+        metrics.uncount_sockets("webapp", sockets)
         await table.hub.close()
 
     web_app.on_startup.append(started)

@@ -85,10 +85,11 @@ def _unb64(text: str) -> bytes:
 
 
 class Sessions:
-    """Makes and checks session tokens with one secret (derive it from the bot token so every worker agrees)."""
+    """Makes and checks session tokens with one key: the bot token's ``WEBAPP_SESSION`` key (``bot.keys``), so
+    every worker agrees and no other secret (the webhook's, the table passes') tells it."""
 
-    def __init__(self, secret: bytes, *, age: int = SESSION_AGE) -> None:
-        self.key = hashlib.sha256(b"tablebot webapp session\n" + secret).digest()
+    def __init__(self, key: bytes, *, age: int = SESSION_AGE) -> None:
+        self.key = key
         self.age = age
 
     def issue(self, session: Session, *, now: float | None = None) -> str:
