@@ -33,8 +33,6 @@ async def two(redis_url):
         telegram_webhook_host="127.0.0.1",
         telegram_webhook_port=0,
         redis_url=redis_url,
-        telegram_private_interval=0.05,
-        telegram_edit_interval=0.05,
     )
     try:
         async with Worker(api, **options) as w0, Worker(api, **options) as w1:
