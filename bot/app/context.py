@@ -232,7 +232,9 @@ class Context:
         if port is None:
             raise RuntimeError(f"no adapter attached for {platform}")
         pressed = PRESSED.get()
-        if pressed is not None and not pressed.answered:
+        # a table played alone writes to its person privately (no group window to wait for): not answered early,
+        # so the press keeps its own notice ("your cards are in our private chat")
+        if pressed is not None and not pressed.answered and not isinstance(port, solo.PrivateRoute):
             return AnswerFirst(port, self)  # type: ignore[return-value]
         return port
 

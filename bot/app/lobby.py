@@ -497,11 +497,13 @@ class Lobby:
         chat_rec = await self.people.chat_by_id(rec.chat_id)
         msg = await self.stop_table(rec, user, lang if press.message else self.people.chat_lang(chat_rec))
         if msg.buttons:
+            counted = t(lang, "Your vote counts.")
             if press.message is not None:
                 await self.ctx.port_for(press.user.platform).edit_public(press.message, msg)
-            else:  # from the web table: the group sees the vote with its new count
+            else:  # from the web table: the group sees the vote with its new count (the answer goes first)
+                await self.ctx.answer(press, counted)
                 await self.ctx.port_for(chat_rec.platform).send_public(self.ctx.chat_value(chat_rec), msg)
-            return t(lang, "Your vote counts.")
+            return counted
         await self.close_vote(press, msg)
         return None
 
@@ -510,7 +512,8 @@ class Lobby:
         rec = await self.voted_table(press, p, user, lang)
         await self.ctx.storage.drop_stop_votes(rec.id)
         self.ctx.table_changed(rec)
-        if press.message is None:  # from the web table: the group learns it in its own language
+        if press.message is None:  # from the web table: the group learns it in its own language (answer first)
+            await self.ctx.answer(press, t(lang, "The game goes on."))
             chat_rec = await self.people.chat_by_id(rec.chat_id)
             line = t(self.people.chat_lang(chat_rec), "{name} wants to keep playing: the game goes on.", name=user.name)
             await self.publishing.announce(rec, chat_rec, line)
