@@ -271,10 +271,14 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
     except TimeoutError:
         settled = False
     marks["settled"] = round(time.monotonic() - cluster.t0, 1)
-    if settled and api._last_activity != watcher._seen_activity:  # the end is a quiet moment too
-        look = await watcher.look()
-        if look is not None:
-            watcher.looks.append(look)
+    if settled:  # the end is a quiet moment too, looked at after the killed worker's slots lapsed (even when the
+        # watcher already saw this same quiet moment before they did)
+        for _ in range(3):
+            look = await watcher.look()
+            if look is not None:
+                watcher.looks.append(look)
+                break
+            await asyncio.sleep(QUIET)
     watching.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await watching
