@@ -68,6 +68,8 @@ CHANNEL_ID = 600_000_000_000_000_010
 OTHER_CHANNEL_ID = 600_000_000_000_000_011
 PERMISSIONS_ALL = str((1 << 50) - 1)
 
+CHANNEL_ROUTES = (("POST", "messages"), ("PATCH", "messages/{id}"), ("DELETE", "messages/{id}"))  # a bucket each
+
 _ids = itertools.count()
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -306,7 +308,39 @@ class InteractionRecord:
     original_id: int | None = None  # the message the interaction's response created or updated
     followups: list[int] = field(default_factory=list)
     late: bool = False
+    callbacks: list[tuple[int, int | None]] = field(default_factory=list)  # (status, Discord's code) of each try
     acked: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def refused(self) -> list[int | None]:
+        """The codes of the callbacks Discord refused (10062 too late or unknown, 40060 answered already, ...)."""
+        return [code for status, code in self.callbacks if status >= 300]
+
+
+@dataclass
+class Call:
+    """One request the bot made, in the order they arrived: ``status`` once answered."""
+
+    method: str
+    path: str
+    at: float  # time.monotonic() of its arrival
+    status: int | None = None
+    message_id: int | None = None  # the message it sent or edited
+
+    @property
+    def channel_id(self) -> int | None:
+        """The channel of a bot request to ``/channels/{id}/...``."""
+        parts = self.path.split("/")
+        return int(parts[2]) if len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit() else None
+
+    @property
+    def channel_write(self) -> bool:
+        """A message sent, edited or deleted in a channel with the bot token (what the channel's buckets count)."""
+        return self.channel_id is not None and self.method in ("POST", "PATCH", "DELETE")
+
+    def callback_of(self, rec: InteractionRecord) -> bool:
+        """The initial response (callback) to interaction ``rec``."""
+        return self.path.startswith(f"/interactions/{rec.id}/") and self.path.endswith("/callback")
 
 
 class FakeDiscord:
@@ -337,6 +371,7 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []
         self.command_syncs = 0
         self.requests: list[tuple[str, str]] = []
+        self.calls: list[Call] = []  # every request, in order, with the time it came and its status
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
         self.shards: list[tuple[int, int]] = []  # [id, count] of every IDENTIFY, in order
@@ -391,6 +426,17 @@ class FakeDiscord:
     def rate_limit_next(self, method: str | None = None, *, retry_after: float = 0.5, is_global: bool = False) -> None:
         """Answer the next bot request (of ``method``, e.g. ``"PATCH"``) 429, as a sub-limit or a global one."""
         self._forced.append((method, retry_after, is_global))
+
+    def spend_channel(self, channel_id: int = CHANNEL_ID) -> None:
+        """The channel's buckets are spent as of now (requests Discord counted that this bot process did not see:
+        another worker, a restart): its next message sent, edited or deleted is answered 429 until the bucket's
+        window has passed. discord.py, whose own count says there is room, runs into it and waits it out."""
+        if self.limits.per_channel_route is None:
+            return
+        for method, route in CHANNEL_ROUTES:
+            bucket = self._bucket(method, ["channels", str(channel_id), *route.split("/")])
+            assert bucket is not None
+            bucket.reset, bucket.used = time.monotonic() + bucket.window, bucket.limit
 
     # ---------------------------------------------------------------- what users see
 
@@ -509,6 +555,13 @@ class FakeDiscord:
                     await self.push("INTERACTION_CREATE", payload)
                     return rec
         raise KeyError(f"no option {label!r} on message {message.id}")
+
+    async def raw_choose(self, user: FakeUser, message: StoredMessage, custom_id: str, value: str) -> InteractionRecord:
+        """A choice in a select menu by its custom id and the option's value (a menu an edit has changed since)."""
+        data = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+        rec, payload = self._interaction(3, user, message.channel_id, data, message)
+        await self.push("INTERACTION_CREATE", payload)
+        return rec
 
     async def raw_click(self, user: FakeUser, message: StoredMessage, custom_id: str) -> InteractionRecord:
         """A press carrying any custom id (an old or forged button)."""
@@ -661,8 +714,19 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         parts = [p for p in request.match_info["tail"].split("/") if p]
+        call = Call(request.method, "/" + "/".join(parts), time.monotonic())
+        self.requests.append((call.method, call.path))
+        self.calls.append(call)
+        response = await self._answer(request, parts)
+        call.status = response.status
+        if isinstance(response, web.Response) and response.status == 200 and isinstance(response.body, bytes):
+            made = json.loads(response.body)
+            if isinstance(made, dict) and "channel_id" in made and "id" in made:
+                call.message_id = int(made["id"])
+        return response
+
+    async def _answer(self, request: web.Request, parts: list[str]) -> web.StreamResponse:
         method = request.method
-        self.requests.append((method, "/" + "/".join(parts)))
         # interactions and webhooks authenticate with the token in the path
         if parts[:1] == ["interactions"]:
             return await self._callback(request, int(parts[1]), parts[2])
@@ -900,6 +964,14 @@ class FakeDiscord:
         rec = self.interactions.get(interaction_id)
         if rec is None or rec.token != token:
             return _error(404, 10062, "Unknown interaction")
+        response = await self._respond(request, rec)
+        code = json.loads(response.body).get("code") if response.status >= 300 else None  # type: ignore[arg-type]
+        rec.callbacks.append((response.status, code))
+        return response
+
+    async def _respond(self, request: web.Request, rec: InteractionRecord) -> web.Response:
+        """Discord's answer to an interaction's initial response: refused once the interaction was answered
+        (40060) or its 3 seconds have passed (10062, "Unknown interaction", as Discord forgets it)."""
         elapsed = self.now() - rec.created
         if rec.callback_type is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
