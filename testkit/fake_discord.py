@@ -3,13 +3,15 @@
 
 What it keeps is what a user would see: channel messages (content, decoded attachments, components),
 ephemeral messages (visible to one user only), the application commands synced, and every interaction with
-the time it was acknowledged. Tests act as users through ``slash``, ``click`` and ``choose``, which push an
+the time it was acknowledged. Tests act as users through ``slash``, ``click`` and ``choose`` (``raw_click`` and
+``raw_choose``: a component by its custom id, also one an edit has removed since), which push an
 ``INTERACTION_CREATE`` frame down the gateway.
 
 Discord behaviours kept on purpose (the adapter must cope with them):
 
-* an interaction must get its callback within 3 seconds, otherwise the callback fails with 404 (and the test
-  sees ``late`` on the interaction);
+* an interaction takes one initial response (its callback), within 3 seconds: a later one fails with 404
+  "Unknown interaction" (10062; the test sees ``late``), a second one with 400 "Interaction has already been
+  acknowledged" (40060); every try is kept on the interaction (``callbacks``, ``refused``);
 * an interaction token lives 15 minutes (``advance`` moves the fake clock); after that the webhook
   endpoints answer 401 ``Invalid Webhook Token`` (code 50027);
 * an ephemeral message can only be edited through an interaction token, never through the channel endpoint;
@@ -28,8 +30,13 @@ Discord behaviours kept on purpose (the adapter must cope with them):
   bucketed route carries Discord's ``X-RateLimit-*`` headers (limit, remaining, reset, reset-after, bucket), so
   discord.py waits before a bucket runs dry; a request over a limit gets 429 with ``retry_after`` (and
   ``global``, ``X-RateLimit-Global`` and ``X-RateLimit-Scope``), which discord.py waits out and retries
-  (``refused`` keeps them). ``rate_limit_next`` answers the next matching request 429 on purpose. A test that
-  needs speed turns one limit off by name, e.g. ``FakeDiscord(limits=Limits(per_channel_route=None))``.
+  (``refused`` keeps them). ``rate_limit_next`` answers the next matching request 429 on purpose;
+  ``spend_channel`` spends a channel's buckets as of now (requests of another worker), so that its next message,
+  edit or deletion is answered 429 until the bucket resets. A test that needs speed turns one limit off or
+  shortens its window by name, e.g. ``FakeDiscord(limits=Limits(per_channel_route=None))``.
+
+Every request is logged in ``calls``, in the order it came, with its time, its status and the message it made or
+edited: a test sees whether an interaction was answered before the channel writes that followed it.
 """
 
 from __future__ import annotations

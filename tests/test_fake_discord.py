@@ -12,7 +12,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from testkit.fake_discord import CHANNEL_ID, FakeDiscord, FakeUser, Limits
+from testkit.fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, FakeDiscord, FakeUser, Limits
 
 
 def _jpeg(color: str) -> bytes:
@@ -226,6 +226,48 @@ async def test_global_limit_of_the_bot_token() -> None:
             (await raw(fake, "POST", f"/channels/{CHANNEL_ID}/messages", {"content": str(i)}))[0] for i in range(4)
         ]
     assert results == [200, 200, 200, 429] and fake.refused[-1][2] is True
+
+
+async def test_an_interaction_takes_one_initial_response_within_3_seconds(fake: FakeDiscord) -> None:
+    """As on Discord: a second response is refused with 40060 ("already acknowledged"), one after 3 seconds with
+    10062 ("Unknown interaction"); each try is kept on the interaction, in order."""
+    _status, body = await raw(fake, "POST", f"/channels/{CHANNEL_ID}/messages", {"components": [row(button("b"))]})
+    message = fake.messages[int(body["id"])]
+    alice = FakeUser(900_001, "alice")
+    answered, late = [await fake.raw_click(alice, message, "b") for _ in range(2)]
+    for _ in range(2):
+        await raw(fake, "POST", f"/interactions/{answered.id}/{answered.token}/callback", {"type": 6})
+    assert answered.callbacks == [(200, None), (400, 40060)] and answered.refused == [40060]
+    assert answered.callback_type == 6 and not answered.late
+    fake.advance(3.5)
+    status, body = await raw(fake, "POST", f"/interactions/{late.id}/{late.token}/callback", {"type": 6})
+    assert (status, body["code"], body["message"]) == (404, 10062, "Unknown interaction")
+    assert late.late and late.callback_type is None and late.refused == [10062]
+    callbacks = [(c.method, c.status) for c in fake.calls if c.path.endswith("/callback")]
+    assert callbacks == [("POST", 200), ("POST", 400), ("POST", 404)]  # every request is logged with its answer
+
+
+async def test_a_spent_channel_answers_429_until_its_bucket_resets() -> None:
+    """``spend_channel``: requests this process did not see spent the channel's buckets; its next message, edit
+    or deletion gets 429 with the time left, which discord.py waits out before it tries again."""
+    async with FakeDiscord(limits=Limits(per_channel_route=(5, 0.3))) as fake:
+        fake.install()
+        client = await logged_in(fake)
+        try:
+            channel = client.get_partial_messageable(CHANNEL_ID)
+            msg = await channel.send("v1")
+            fake.spend_channel(CHANNEL_ID)
+            await channel.get_partial_message(msg.id).edit(content="v2")
+            fake.spend_channel(CHANNEL_ID)
+            await channel.send("next")
+            fake.spend_channel(OTHER_CHANNEL_ID)  # another channel's buckets are its own
+            await channel.send("more")
+        finally:
+            await client.close()
+    writes = [(c.method, c.status) for c in fake.calls if c.channel_write]
+    assert writes == [("POST", 200), ("PATCH", 429), ("PATCH", 200), ("POST", 429), ("POST", 200), ("POST", 200)]
+    assert [m.content for m in fake.channel_messages()] == ["v2", "next", "more"]
+    assert all(c.channel_id == CHANNEL_ID for c in fake.calls if c.channel_write)
 
 
 def test_the_default_limits_are_discords() -> None:
