@@ -444,3 +444,20 @@ async def test_a_tap_on_the_web_table_is_answered_on_its_page_before_the_channel
             await runner.cleanup()
     assert {"a", "g", "p"} <= taps.kinds and taps.checked > 5, (taps.kinds, taps.checked)
     answered_once(fake)
+
+
+async def test_the_daily_deal_s_command_and_every_press_of_it_are_answered_first(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/daily game:kozel`` posts the group's message of the day and starts the asker's attempt: his note ("your cards
+    are in our private chat") comes before the channel's message, which may wait for its bucket (it came after it:
+    the command posted first); then every press of the day's games, the attempts' hands and their Stop buttons."""
+    caplog.set_level(logging.WARNING)
+    async with FakeDiscord(limits=LIMITS) as fake, bot(fake, db_path(tmp_path)) as (app, run):
+        presses = Presses(fake, run)
+        await presses.slash(ALICE, "daily", game="kozel")
+        await press_everything(presses, (BOB, ALICE))  # the day's games (Bob's attempts begin), her moves, her Stop
+        await press_everything(presses, (BOB, ALICE, MALLORY))  # once more: what the first round left on view
+    assert {"D", "Q", "a", "h"} <= presses.kinds, (presses.kinds, presses.checked)
+    answered_once(fake)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
