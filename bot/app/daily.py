@@ -71,11 +71,12 @@ class Daily:
         if cmd.args.strip() and game is None:
             raise Notice(t(lang, "Which game? Type /daily thousand, /daily deberts or /daily kozel."))
         day = self.today()
-        posted = await self.post(group, day)
-        if game is not None:
+        if game is not None:  # today's message through the chat's lane: his cards never wait for the group's window
+            self.ctx.outbox.append(("daily", group.id, day, "post"), lambda: self.post(group, day))
             text = await self.begin(cmd.user, user, group, game, via=cmd)
             await self.publishing.tell(cmd.user, cmd.chat, Message(text), via=cmd)
-        elif not posted:  # today's message is up already: the games' buttons, to the asker alone
+            return
+        if not await self.post(group, day):  # today's message is up already: the games' buttons, to him alone
             plang = self.people.user_lang(user, cmd.user)
             buttons = tuple(
                 (Button("▶ " + texts.game_name(g, plang), daily.make_payload(group.id, g)),) for g in games.NAMES
