@@ -71,10 +71,12 @@ class Daily:
         if cmd.args.strip() and game is None:
             raise Notice(t(lang, "Which game? Type /daily thousand, /daily deberts or /daily kozel."))
         day = self.today()
-        if game is not None:  # today's message through the chat's lane: his cards never wait for the group's window
-            self.ctx.outbox.append(("daily", group.id, day, "post"), lambda: self.post(group, day))
-            text = await self.begin(cmd.user, user, group, game, via=cmd)
-            await self.publishing.tell(cmd.user, cmd.chat, Message(text), via=cmd)
+        if game is not None:
+            try:
+                text = await self.begin(cmd.user, user, group, game, via=cmd)
+                await self.publishing.tell(cmd.user, cmd.chat, Message(text), via=cmd)
+            finally:  # today's message after his note (also when he was refused): it may wait for the group's window
+                self.post_later(group, day)
             return
         if not await self.post(group, day):  # today's message is up already: the games' buttons, to him alone
             plang = self.people.user_lang(user, cmd.user)
@@ -93,7 +95,11 @@ class Daily:
         except NotFound:
             raise Notice(t(lang, "This button is not valid."), True) from None
         self.group_of(group, lang)
-        return await self.begin(press.user, user, group, p.code, via=press)
+        text = await self.begin(press.user, user, group, p.code, via=press)
+        # the day's first attempt (from yesterday's button) posts today's message: queued with nothing awaited
+        # before the press is answered, so the answer never waits for the group's window
+        self.post_later(group, self.today())
+        return text
 
     async def press_daily_stop(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """⏹ Give up: the daily attempt ends here, and counts as today's attempt."""
@@ -145,8 +151,6 @@ class Daily:
             stop = Button("⏹ " + t(plang, "Stop the attempt"), make("daily_stop", table=rec.id))
             with contextlib.suppress(MessageGone, Unreachable):
                 await self.publishing.edit_or_send_private(person, intro_ref, Message(intro, buttons=((stop,),)))
-        # the day's first attempt (from yesterday's button) posts today's message; never holding the press
-        self.ctx.outbox.append(("daily", group.id, day, "post"), lambda: self.post(group, day))
         return t(plang, "Today's {game}: your cards are in our private chat.", game=name)
 
     async def again(
@@ -240,6 +244,10 @@ class Daily:
         self.refresh(await self.people.chat_by_id(where[0]), where[1])
 
     # ---- the group's message -------------------------------------------------------------------------------
+    def post_later(self, group: ChatRec, day: str) -> None:
+        """Post the group's message of ``day`` in the chat's lane, unless it is up (after what is queued there)."""
+        self.ctx.outbox.append(("daily", group.id, day, "post"), lambda: self.post(group, day))
+
     async def post(self, group: ChatRec, day: str) -> bool:
         """Post the group's message of ``day`` unless it is up (once a day, across workers); True if posted now."""
         if not await self.ctx.storage.claim_post(group.id, day):
