@@ -188,3 +188,21 @@ async def test_daily_in_private_is_refused(tmp_path):
         assert world.port.private(ann.user.id)[-1].text == "The daily deal belongs to a group: type /daily there."
     finally:
         await world.app.close()
+
+
+async def test_daily_with_a_game_tells_its_author_before_the_groups_message(tmp_path):
+    """``/daily kozel`` before today's message is up: the author's note comes first, the group's message after it
+    through the chat's lane (a group write may wait for the group's window; his cards must not)."""
+    world = await make_world(db_path(tmp_path))
+    try:
+        ann = world.user("Ann")
+        await ann.say(world.chat, "daily", "kozel")
+        await world.app.idle()
+        [post] = daily_posts(world)
+        [note] = [
+            s for s in world.port.private(ann.user.id) if s.text == "Today's Kozel: your cards are in our private chat."
+        ]
+        calls = world.port.calls
+        assert calls.index(("send_private", note.id)) < calls.index(("send_public", post.id))
+    finally:
+        await world.app.close()
