@@ -24,7 +24,7 @@ from bot import messages, payloads, texts
 from bot.app.publishing import DEALING, PENDING, Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
-from bot.telegram.coordination import LEASE
+from bot.telegram.coordination import SLOT_LEASE
 from core import replay as core_replay
 from core.base import Action
 from core.i18n import normalize
@@ -259,8 +259,8 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
             break
         await asyncio.sleep(0.5)
     marks["timed_out"] = round(time.monotonic() - cluster.t0, 1)
-    if "killed" in marks:  # the killed worker's write slots lapse (LEASE) before the chats are looked at for good
-        await asyncio.sleep(max(0.0, cluster.t0 + marks["killed"] + LEASE + 2 - time.monotonic()))
+    if "killed" in marks:  # the killed worker's write slots lapse (SLOT_LEASE) before the chats are looked at for good
+        await asyncio.sleep(max(0.0, cluster.t0 + marks["killed"] + SLOT_LEASE + 2 - time.monotonic()))
     settled = True
     with contextlib.suppress(TimeoutError):  # a press still unanswered now is reported as such
         await api.wait_for(lambda: all(q in api.answers for q in api.queries), timeout=ANSWER_WAIT)

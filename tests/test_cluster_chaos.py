@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.telegram.coordination import LEASE
+from bot.telegram.coordination import SLOT_LEASE
 from testkit.cluster_support import percentile, redis_available
 from tests.storage_support import PG_SKIP, PG_URL
 
@@ -158,9 +158,9 @@ def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
     """Issue 36: each time the chats went quiet outside a round's pause, the person to act held the move buttons of
     the table's current version (never a live message without buttons, never an older version's), and the group's
     newest table message told the current table (unless the group had used Telegram's 20 writes a minute)."""
-    # a worker SIGKILLed in the middle of a write holds that chat's write slot until its lease lapses (LEASE, 30 s):
-    # the chat waits for it, so a look within that time after the kill is not counted
-    lapsed = chaos["marks"]["killed"] + LEASE + 2
+    # a worker SIGKILLed in the middle of a write holds that chat's write slot until its lease lapses (SLOT_LEASE,
+    # 3 s, no longer renewed): the chat waits for it, so a look within that time after the kill is not counted
+    lapsed = chaos["marks"]["killed"] + SLOT_LEASE + 2
     looks = [look for look in chaos["quiet_looks"] if look["at"] > lapsed]
     assert looks, "the chats never went quiet"
     seen = [(look["at"], t) for look in looks for t in look["tables"].values()]
