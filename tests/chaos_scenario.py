@@ -25,6 +25,7 @@ from bot.app.publishing import DEALING, PENDING, Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
 from bot.telegram.coordination import SLOT_LEASE
+from bot.telegram.flood import SLOT_LAPSED
 from core import replay as core_replay
 from core.base import Action
 from core.i18n import normalize
@@ -386,6 +387,8 @@ async def report(
         "group_writes": writes,
         "tracebacks": logs.count("Traceback (most recent call last)"),
         "table_busy_tracebacks": logs.count("TableBusy"),
+        # a live worker's write slot that lapsed (not renewed in time) while its request was in flight
+        "slot_lapses": logs.count(SLOT_LAPSED),
         "log_tail": logs[-6000:],
     }
 

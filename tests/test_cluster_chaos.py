@@ -177,7 +177,7 @@ def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
 
 def test_every_figure_of_the_run(chaos):
     """Issue 33: every figure the scenario computes is asserted. The chats settled; Telegram refused no answer;
-    no worker met a busy table (``TableBusy``); every press was delivered at least once and forwarded by the
+    no worker met a busy table (``TableBusy``) nor let a write slot lapse in flight; every press was delivered at least once and forwarded by the
     balancer; the phases ran in order and play lasted as long as planned; each table's version is its log."""
     assert chaos["settled"], "the chats never went quiet after play"
     # a press the killed worker had in hand (delivered to it and delivered again) may have been answered by it
@@ -187,6 +187,7 @@ def test_every_figure_of_the_run(chaos):
     refused = chaos["answers_refused_queries"]
     assert len(refused) == chaos["answers_refused"] and set(refused) <= killed, (refused, killed)
     assert chaos["table_busy_tracebacks"] == 0, chaos["log_tail"]
+    assert chaos["slot_lapses"] == 0, chaos["log_tail"]  # every live worker renewed its write slots in time
     assert chaos["workers"] == 2
     assert chaos["played_s"] >= (150.0 if LONG else 25.0)
     assert chaos["forwards"] >= len(chaos["presses"]) + chaos["redeliveries"]

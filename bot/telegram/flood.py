@@ -41,6 +41,7 @@ MAX_ATTEMPTS = 6
 # a request that never came back (or a missed ``done``) frees its chat within FLIGHT + SLOT_LEASE.
 FLIGHT = 60.0
 RENEWAL = "slot lease"  # the name of every renewing task (and the start of it)
+SLOT_LAPSED = "lapsed while its request was in flight"  # logged when a renewal came too late (the loop stalled)
 
 
 class Held(NamedTuple):
@@ -126,7 +127,7 @@ class FloodControl:
                 return
             try:
                 if not await self.coordinator.keep(chat_id, member, self.lease):
-                    log.warning("the write slot of chat %s lapsed while its request was in flight", chat_id)
+                    log.warning("the write slot of chat %s %s", chat_id, SLOT_LAPSED)
                     return
             except Exception:  # noqa: BLE001 - Redis away for a moment: the next third of the lease tries again
                 log.warning("could not renew the write slot of chat %s", chat_id, exc_info=True)
