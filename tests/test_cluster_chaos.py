@@ -177,8 +177,9 @@ def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
 
 def test_every_figure_of_the_run(chaos):
     """Issue 33: every figure the scenario computes is asserted. The chats settled; Telegram refused no answer;
-    no worker met a busy table (``TableBusy``) nor let a write slot lapse in flight; every press was delivered at least once and forwarded by the
-    balancer; the phases ran in order and play lasted as long as planned; each table's version is its log."""
+    no worker met a busy table (``TableBusy``) nor let a write slot lapse in flight; every press was delivered at
+    least once and forwarded by the balancer; the phases ran in order and play lasted as long as planned; each
+    table's version is its log."""
     assert chaos["settled"], "the chats never went quiet after play"
     # a press the killed worker had in hand (delivered to it and delivered again) may have been answered by it
     # before it died: the worker that gets it again cannot know (Telegram refuses that second answer); no other
