@@ -86,6 +86,10 @@ class Chat:
     language: str | None = None
     guild: int | None = None
 
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        return (self.platform, self.id, self.thread)
+
 
 @dataclass(frozen=True, slots=True)
 class Shards:
@@ -94,10 +98,6 @@ class Shards:
 
     count: int
     ids: frozenset[int]
-
-    @property
-    def key(self) -> tuple[str, str, str | None]:
-        return (self.platform, self.id, self.thread)
 
 
 @dataclass(frozen=True, slots=True)

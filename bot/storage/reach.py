@@ -21,6 +21,8 @@ def check_reach(reach: Reach | None) -> None:
     if not isinstance(reach, Reach) or not all(isinstance(p, str) and 0 < len(p) <= 32 for p in reach.platforms):
         raise InvalidInput("a reach names platforms", "bad_reach")
     for platform, part in reach.shards.items():
+        if not isinstance(part, tuple) or len(part) != 2:
+            raise InvalidInput("a reach's shards are (count, ids)", "bad_reach")
         count, ids = part
         if (
             not isinstance(platform, str)
