@@ -1,5 +1,7 @@
 """What several bot workers must agree on, in memory (one worker) or in Redis (``REDIS_URL``, many workers).
 
+* the bot's pace: every message or edit, in any chat from any worker, takes the next free moment of one
+  evenly spaced schedule (Telegram's ~30 messages a second count the bot, not a worker);
 * the write slot of a chat: one request in flight at a time, the next one ``interval`` after the platform
   answered the previous one, and at most ``per_minute`` per minute in a group (counted at the answers),
   shared by every worker, and held for ``retry_after`` after a 429;
@@ -92,6 +94,18 @@ end
 return now
 """
 
+# Reserves the next free moment of the bot's evenly spaced schedule (one every ARGV[1] microseconds), for every
+# worker: returns the microseconds to wait until it. The clock is Redis's own.
+PACE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local spacing = tonumber(ARGV[1])
+local at = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+local keep = string.format('%d', (at + spacing - now) / 1000 + 1000)
+redis.call('SET', KEYS[1], string.format('%d', at + spacing), 'PX', keep)
+return at - now
+"""
+
 MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
 DONE_KEEP = 24 * 3600  # seconds a handled update id is remembered (Telegram gives up re-delivering long before)
 # One worker in memory: an update is delivered again within minutes of its failed call, so an hour is plenty, and
@@ -132,6 +146,11 @@ class Coordinator(Protocol):
         """Nobody writes to this chat for ``seconds`` (Telegram answered 429 with ``retry_after``)."""
         ...
 
+    async def pace(self, spacing: float) -> float:
+        """Reserve the bot's next free moment, ``spacing`` seconds after the one reserved before it (by any
+        worker): the seconds to wait until it."""
+        ...
+
     async def bump(self, key: str) -> int:
         """A new version of a message's content; returns it."""
         ...
@@ -160,6 +179,7 @@ class LocalCoordinator:
         self._values: dict[str, str] = {}
         self._claims: dict[str, tuple[str, float]] = {}  # key in hand -> (holder, until)
         self._done: OrderedDict[str, float] = OrderedDict()  # handled key -> until, oldest first (one expiry for all)
+        self._next_free = 0.0  # the bot's next free moment (``pace``)
 
     async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
         now = time.monotonic()
@@ -234,6 +254,12 @@ class LocalCoordinator:
         if self._claims.get(key, ("", 0.0))[0] == member:
             del self._claims[key]
 
+    async def pace(self, spacing: float) -> float:
+        now = time.monotonic()
+        at = max(now, self._next_free)
+        self._next_free = at + spacing
+        return at - now
+
     async def bump(self, key: str) -> int:
         self._versions[key] = self._versions.get(key, 0) + 1
         return self._versions[key]
@@ -267,6 +293,7 @@ class RedisCoordinator:
         self._release = self._redis.register_script(RELEASE)
         self._renew = self._redis.register_script(RENEW)
         self._advance = self._redis.register_script(ADVANCE)
+        self._pace = self._redis.register_script(PACE)
 
     def _keys(self, chat_id: str) -> list[str]:
         return [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
@@ -301,6 +328,10 @@ class RedisCoordinator:
         full = f"{self._prefix}c:{key}"
         if await self._redis.get(full) == member:
             await self._redis.delete(full)
+
+    async def pace(self, spacing: float) -> float:
+        wait_us = await self._pace(keys=[f"{self._prefix}pace"], args=[max(1, int(spacing * 1_000_000))])
+        return int(wait_us) / 1_000_000
 
     async def bump(self, key: str) -> int:
         full = f"{self._prefix}v:{key}"

@@ -1,14 +1,17 @@
 """Flood control: Telegram's limits kept before they are hit, and ``retry_after`` honoured when it answers 429.
 
-* every request to the Bot API passes one process-wide ``aiolimiter.AsyncLimiter`` (``global_per_second``, evenly
-  spaced: no second ever holds more);
+* every message or edit takes the next free moment of the bot's one evenly spaced schedule
+  (``global_per_second``, shared by every worker through the ``Coordinator``: Telegram's ~30 messages a second
+  count the bot, however many workers send; no second ever holds more);
 * every message or edit in a chat takes that chat's write slot from the ``Coordinator`` right before its HTTP
   call (``turn``) and gives it back when Telegram answered (``done``): the gaps are timed at the send, so the
   next write goes ``interval`` after Telegram received the previous one in a group (``private_interval`` in a
   private chat, where Telegram tolerates short bursts), at most ``group_per_minute`` per minute in a group,
   across all workers;
 * writes to one chat leave this worker one at a time, in order;
-* ``request`` (``answerCallbackQuery``, ``getMe``) is no chat write: it never waits for a chat's slot.
+* ``request`` (``answerCallbackQuery``, ``getMe``) is no message: it waits neither for a chat's slot nor for the
+  bot's schedule (Telegram's limits count messages; python-telegram-bot's ``AIORateLimiter`` likewise limits
+  only requests made in a chat), so a press is answered at once however many writes are queued.
 
 Coalescing of table edits (the latest picture wins) sits on top of this, in ``bot.telegram.port``.
 """
@@ -22,7 +25,6 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
-from aiolimiter import AsyncLimiter
 
 from bot import metrics
 from bot.telegram.coordination import Coordinator
@@ -52,7 +54,7 @@ class FloodControl:
         self._me = uuid.uuid4().hex  # unique across containers (each is pid 1)
         # evenly spaced, no burst: a bucket of ``global_per_second`` lets twice as many through in one second (the
         # full bucket, then its refill), and Telegram counts any second; 5 % spare for a network that bunches
-        self.limiter = AsyncLimiter(1, 1.05 / global_per_second)
+        self.spacing = 1.05 / global_per_second
         self._locks: dict[str, asyncio.Lock] = {}
         self.retries = 0  # how many times Telegram asked us to wait (for the logs and the benchmark)
 
@@ -76,7 +78,13 @@ class FloodControl:
                 metrics.FLOOD_WAITS.labels("telegram").inc()
             await asyncio.sleep(wait)
         self._held[chat_id] = (member, interval)
-        await self.limiter.acquire()
+        await self.paced()
+
+    async def paced(self) -> None:
+        """Wait for this message's moment in the bot's schedule (every worker's messages share it)."""
+        wait = await self.coordinator.pace(self.spacing)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def done(self, chat_id: str, *, used: bool = True) -> None:
         """Telegram answered the request made in this chat's turn: the next one may go ``interval`` from now
@@ -113,10 +121,9 @@ class FloodControl:
             raise AssertionError("unreachable")
 
     async def request(self, call: Callable[[], Awaitable[T]]) -> T:
-        """A request that is not a message in a chat (answerCallbackQuery, getMe): the global limit only, again
-        after a 429, a network failure or a server error (5xx, e.g. a proxy's 502) a few times."""
+        """A request that is not a message in a chat (answerCallbackQuery, getMe): at once, again after a 429, a
+        network failure or a server error (5xx, e.g. a proxy's 502) a few times."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            await self.limiter.acquire()
             try:
                 return await call()
             except TelegramRetryAfter as e:
