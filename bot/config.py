@@ -24,7 +24,7 @@ class Settings(BaseSettings):
     telegram_private_interval: float = 0.5  # the same in a user's private chat with the bot
     telegram_group_per_minute: int = 20  # messages and edits per minute in one group
     telegram_group_window: float = 60.0  # ... over this many seconds (tests shorten it)
-    telegram_global_per_second: int = 30  # Bot API requests per second for the whole bot
+    telegram_global_per_second: int = 30  # messages and edits a second for the whole bot, all workers together
     redis_url: str | None = None  # shared flood control and table-edit coordination between workers
     discord_bot_token: str | None = None
     discord_api_url: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (tests use a fake Discord)

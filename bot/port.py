@@ -74,7 +74,9 @@ class User:
 class Chat:
     """A group, channel or playground room; ``thread`` is a forum topic where the platform has them.
 
-    One table runs per (platform, id, thread).
+    One table runs per (platform, id, thread). ``guild`` is the server the chat belongs to where the platform
+    splits its chats between workers by it (Discord's guild id, a snowflake): it says which worker receives the
+    chat's updates (``Shards``).
     """
 
     platform: str
@@ -82,10 +84,20 @@ class Chat:
     thread: str | None = None
     title: str = ""
     language: str | None = None
+    guild: int | None = None
 
     @property
     def key(self) -> tuple[str, str, str | None]:
         return (self.platform, self.id, self.thread)
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The part of a platform's servers whose updates reach this worker: Discord sends a guild's events and
+    interactions to shard ``(guild >> 22) % count`` only, and this worker connects the shards ``ids``."""
+
+    count: int
+    ids: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +249,15 @@ class Sharing(Protocol):
         """Prepare ``msg`` (its text and link buttons) for ``user`` to share; returns the prepared message's id.
         Raises ``Unreachable`` when the platform refuses."""
         ...
+
+
+@runtime_checkable
+class Sharded(Protocol):
+    """A port whose platform hands each worker a part of its chats (Discord's shards): ``shards`` is this worker's
+    part, None when it serves them all. Work nobody pressed for (a turn timer, a computer seat after a restart) on
+    a chat of another part is left to the worker that serves it: only that one holds the players' interactions."""
+
+    shards: Shards | None
 
 
 @runtime_checkable

@@ -193,13 +193,15 @@ class Limits:
     """Telegram's limits as the fake enforces them; ``None`` turns one off.
 
     Telegram documents "about one message a second in a chat, short bursts allowed", "no more than 20 messages a
-    minute in a group" and "about 30 messages a second" overall (core.telegram.org/bots/faq); a press's spinner
-    lasts until ``answerCallbackQuery``, and an answer that comes too late is refused ("query is too old")."""
+    minute in a group" and "about 30 messages a second" overall (core.telegram.org/bots/faq): messages, so answers
+    to presses are not counted there (python-telegram-bot's ``AIORateLimiter`` reads it so too: its overall limit
+    is for requests made in a chat). A press's spinner lasts until ``answerCallbackQuery``, and an answer that
+    comes too late is refused ("query is too old")."""
 
     per_chat_gap: float | None = 1.0  # seconds between two writes received in one group
     per_private_second: int | None = 3  # writes received in any second in one private chat (short bursts)
     per_group_minute: int | None = 20  # writes received in any ``group_window`` seconds in one group
-    per_second: int | None = 30  # requests (writes and answers) received in any second, all chats together
+    per_second: int | None = 30  # messages and edits received in any second, all chats together
     answer_deadline: float | None = 15.0  # seconds after the press that its answer is still taken
     group_window: float = 60.0  # the window of ``per_group_minute`` (a test shortens it to see it pass)
 
@@ -560,13 +562,11 @@ class FakeBotAPI:
         """The 429 Telegram gives this request, received ``now``, or None when it is within the limits."""
         limits = self.limits
         chat = self._written_chat(method, params)
-        if chat is None and method != "answerCallbackQuery":
+        if chat is None:
             return None
         self._requests = [t for t in self._requests if now - t < 1.0]
         if limits.per_second is not None and len(self._requests) >= limits.per_second:
             return self._too_many(self._requests[0] + 1.0 - now)
-        if chat is None:
-            return None
         times = self._written.get(chat, [])
         if self._is_group(chat):
             if limits.per_chat_gap is not None and times and now - times[-1] < limits.per_chat_gap:
@@ -581,16 +581,15 @@ class FakeBotAPI:
         return None
 
     def _count(self, method: str, params: dict[str, Any], now: float) -> None:
-        """An accepted write or answer, received ``now``, counts toward the limits."""
+        """An accepted write, received ``now``, counts toward the limits."""
         chat = self._written_chat(method, params)
-        if chat is None and method != "answerCallbackQuery":
+        if chat is None:
             return
         self._requests.append(now)
-        if chat is not None:
-            times = self._written.setdefault(chat, [])
-            times.append(now)
-            if len(times) > 64:
-                del times[: len(times) - 64]
+        times = self._written.setdefault(chat, [])
+        times.append(now)
+        if len(times) > 64:
+            del times[: len(times) - 64]
 
     @staticmethod
     def _too_many(wait: float) -> ApiError:

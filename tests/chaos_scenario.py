@@ -24,7 +24,8 @@ from bot import messages, payloads, texts
 from bot.app.publishing import DEALING, PENDING, Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
-from bot.telegram.coordination import LEASE
+from bot.telegram.coordination import SLOT_LEASE
+from bot.telegram.flood import SLOT_LAPSED
 from core import replay as core_replay
 from core.base import Action
 from core.i18n import normalize
@@ -259,8 +260,8 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
             break
         await asyncio.sleep(0.5)
     marks["timed_out"] = round(time.monotonic() - cluster.t0, 1)
-    if "killed" in marks:  # the killed worker's write slots lapse (LEASE) before the chats are looked at for good
-        await asyncio.sleep(max(0.0, cluster.t0 + marks["killed"] + LEASE + 2 - time.monotonic()))
+    if "killed" in marks:  # the killed worker's write slots lapse (SLOT_LEASE) before the chats are looked at for good
+        await asyncio.sleep(max(0.0, cluster.t0 + marks["killed"] + SLOT_LEASE + 2 - time.monotonic()))
     settled = True
     with contextlib.suppress(TimeoutError):  # a press still unanswered now is reported as such
         await api.wait_for(lambda: all(q in api.answers for q in api.queries), timeout=ANSWER_WAIT)
@@ -386,6 +387,8 @@ async def report(
         "group_writes": writes,
         "tracebacks": logs.count("Traceback (most recent call last)"),
         "table_busy_tracebacks": logs.count("TableBusy"),
+        # a live worker's write slot that lapsed (not renewed in time) while its request was in flight
+        "slot_lapses": logs.count(SLOT_LAPSED),
         "log_tail": logs[-6000:],
     }
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.telegram.coordination import LEASE
+from bot.telegram.coordination import SLOT_LEASE
 from testkit.cluster_support import percentile, redis_available
 from tests.storage_support import PG_SKIP, PG_URL
 
@@ -158,9 +158,9 @@ def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
     """Issue 36: each time the chats went quiet outside a round's pause, the person to act held the move buttons of
     the table's current version (never a live message without buttons, never an older version's), and the group's
     newest table message told the current table (unless the group had used Telegram's 20 writes a minute)."""
-    # a worker SIGKILLed in the middle of a write holds that chat's write slot until its lease lapses (LEASE, 30 s):
-    # the chat waits for it, so a look within that time after the kill is not counted
-    lapsed = chaos["marks"]["killed"] + LEASE + 2
+    # a worker SIGKILLed in the middle of a write holds that chat's write slot until its lease lapses (SLOT_LEASE,
+    # 3 s, no longer renewed): the chat waits for it, so a look within that time after the kill is not counted
+    lapsed = chaos["marks"]["killed"] + SLOT_LEASE + 2
     looks = [look for look in chaos["quiet_looks"] if look["at"] > lapsed]
     assert looks, "the chats never went quiet"
     seen = [(look["at"], t) for look in looks for t in look["tables"].values()]
@@ -177,8 +177,9 @@ def test_every_quiet_moment_shows_the_current_table_and_hand(chaos):
 
 def test_every_figure_of_the_run(chaos):
     """Issue 33: every figure the scenario computes is asserted. The chats settled; Telegram refused no answer;
-    no worker met a busy table (``TableBusy``); every press was delivered at least once and forwarded by the
-    balancer; the phases ran in order and play lasted as long as planned; each table's version is its log."""
+    no worker met a busy table (``TableBusy``) nor let a write slot lapse in flight; every press was delivered at
+    least once and forwarded by the balancer; the phases ran in order and play lasted as long as planned; each
+    table's version is its log."""
     assert chaos["settled"], "the chats never went quiet after play"
     # a press the killed worker had in hand (delivered to it and delivered again) may have been answered by it
     # before it died: the worker that gets it again cannot know (Telegram refuses that second answer); no other
@@ -187,6 +188,7 @@ def test_every_figure_of_the_run(chaos):
     refused = chaos["answers_refused_queries"]
     assert len(refused) == chaos["answers_refused"] and set(refused) <= killed, (refused, killed)
     assert chaos["table_busy_tracebacks"] == 0, chaos["log_tail"]
+    assert chaos["slot_lapses"] == 0, chaos["log_tail"]  # every live worker renewed its write slots in time
     assert chaos["workers"] == 2
     assert chaos["played_s"] >= (150.0 if LONG else 25.0)
     assert chaos["forwards"] >= len(chaos["presses"]) + chaos["redeliveries"]

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.storage import FINISHED
-from testkit.fake_discord import FakeDiscord
+from testkit.fake_discord import GUILD_ID, FakeDiscord
 from tests.test_discord_e2e import ALICE, Player, bot, random_policy
 
 
@@ -32,6 +32,10 @@ async def test_daily_deal_is_played_in_ephemeral_messages(fake: FakeDiscord, tmp
         user = await app.storage.user("discord", str(ALICE.id), "alice")
         (table,) = await app.storage.tables_for_user(user.id)  # his attempt, at a table of his own
         assert table.options["daily"]["day"] and table.players == 4
+        # his private table's chat carries the group's guild: the worker of its shard, which gets his presses,
+        # is the one that resumes it after a restart (issue 36)
+        group = await app.storage.get_chat(table.options["daily"]["chat"])
+        assert group.guild == GUILD_ID and (await app.storage.get_chat(table.chat_id)).guild == GUILD_ID
         table_id = table.id
         assert table_id is not None
         choose, presses = random_policy(random.Random(7)), 0

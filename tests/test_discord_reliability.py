@@ -6,17 +6,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+from bot.app import create_application
 from bot.config import Settings
 from bot.discord import serve
+from bot.discord.client import TableClient
+from bot.discord.port import DiscordPort
 from bot.port import Command, Message
-from testkit.discord_support import StandIn, running
-from testkit.fake_discord import GUILD_ID, FakeDiscord
+from testkit.discord_support import Running, StandIn, running
+from testkit.fake_discord import GUILD_ID, FakeDiscord, Limits
+from tests.app_support import fixed_deal
 from tests.test_discord_e2e import ALICE, BOB, MALLORY, Player, all_acknowledged_in_time, bot, table_message
+from tests.test_discord_e2e import settings as e2e_settings
 
 SEAT_NOTE = "you have a seat. Your cards and choices will come here."
 
@@ -261,4 +267,86 @@ async def test_a_command_discord_py_cannot_read_is_answered_privately(
         assert [m.content for m in fake.ephemeral_for(BOB)] == ["Unknown command. /help lists what I understand."]
         assert fake.channel_messages() == [] and app.received == []
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        all_acknowledged_in_time(fake)
+
+
+# ---------------------------------------------------------------- issue 36: a timer fires where its guild is served
+
+
+@contextlib.asynccontextmanager
+async def shard_worker(fake: FakeDiscord, path: Path, shard: int):
+    """The real application over the SQLite file ``path`` with the Discord adapter connecting shard ``shard`` of 2
+    (what ``serve`` builds from ``DISCORD_SHARD_IDS``, on Discord's clock), started."""
+    fake.install()
+    app = await create_application(e2e_settings(path))
+    client = TableClient(clock=fake.now, guild_ready_timeout=0.05, shard_count=2, shard_ids=[shard])
+    port = DiscordPort(client, edit_interval=0.0)
+    client.handler = app
+    app.attach(port)
+    task = asyncio.create_task(client.start(fake.token))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        await asyncio.wait_for(client.synced.wait(), 10)
+        await app.start()
+        yield app, Running(fake, client, port, task, idle=app.idle)
+        await app.idle()
+    finally:
+        await app.close()
+        await port.close()
+        await client.close()
+        await stop(task)
+
+
+@pytest.fixture
+async def quick_fake():
+    """The fake Discord with its per-route buckets off by name (the game's moves edit the table in quick
+    succession; the global limit and the acknowledgement deadline stay)."""
+    async with FakeDiscord(limits=Limits(per_channel_route=None)) as server:
+        yield server
+
+
+async def test_a_turn_timer_fires_on_the_worker_that_serves_the_guild(
+    quick_fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers with shards ``0`` and ``1`` of 2; the guild is on shard 0, so its interactions reach worker one
+    alone, and only worker one knows the players' latest presses on their hands. The game has run for 16 minutes:
+    the tokens the hands were sent with have expired, the players' presses of a few minutes ago have not. Worker
+    two looks at the due timeout first. The computer moves for the player who ran out of time, and the player to
+    act next holds buttons of the table's current version in his ephemeral hand, and they work."""
+    caplog.set_level(logging.WARNING)
+    fake = quick_fake
+    fixed_deal(monkeypatch, "00000000000000a2")
+    path = tmp_path / "bot.sqlite3"
+    async with shard_worker(fake, path, 0) as (first, run), shard_worker(fake, path, 1) as (second, other):
+        assert sorted(fake.shards) == [(0, 2), (1, 2)] and (GUILD_ID >> 22) % 2 == 0
+        alice, bob = Player(fake, run, ALICE), Player(fake, run, BOB)
+        await alice.slash("new", game="deberts", players=2)
+        await bob.click(table_message(fake), "Join")
+        await alice.click(table_message(fake), "Start")
+        fake.advance(10 * 60)
+        pressed: set[str] = set()
+        while len(pressed) < 2:  # each player makes a move on his hand
+            rec = await first.storage.table(1)
+            seat = (await first.live(rec)).state.to_act
+            mover = alice if rec.seats[seat].user.platform_id == str(ALICE.id) else bob
+            await mover.press(next(m for m in mover.moves() if m.action is not None))
+            pressed.add(mover.user.name)
+        fake.advance(6 * 60)
+        rec = await first.storage.table(1)
+        assert rec.status == "playing" and rec.deadline_kind == "remind"
+        await first.storage.set_deadline(1, rec.version, datetime.now(UTC) - timedelta(seconds=1), "timeout")
+        for app in (second, first):
+            await app.tick()
+            await app.idle()
+        await run.settle()
+        await other.settle()
+        after = await first.storage.table(1)
+        assert after.version == rec.version + 1  # the computer moved for the player who ran out of time
+        to_act = (await first.live(after)).state.to_act
+        player = alice if after.seats[to_act].user.platform_id == str(ALICE.id) else bob
+        moves = player.moves()
+        assert moves and {m.payload.split(".")[2] for m in moves} == {str(after.version)}, [m.payload for m in moves]
+        await player.press(next(m for m in moves if m.action is not None))
+        assert (await first.storage.table(1)).version == after.version + 1
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
         all_acknowledged_in_time(fake)

@@ -212,20 +212,19 @@ async def test_short_bursts_in_a_private_chat(strict):
     assert info.value.retry_after == 1
 
 
-async def test_thirty_requests_a_second_in_all_answers_included(strict):
+async def test_thirty_messages_a_second_in_all_answers_not_counted(strict):
     api, bot = await strict(Limits(per_second=4))
     users = [api.add_user(11 + i, f"U{i}") for i in range(5)]
     sent = await bot.send_message(GROUP, "table", reply_markup=keyboard("t:move"))
-    queries = [api.press(u, GROUP, sent.message_id, "t:move") for u in users[:2]]
-    for u in users[:2]:
+    queries = [api.press(u, GROUP, sent.message_id, "t:move") for u in users]
+    for u in users[:3]:
         await bot.send_message(u.id, "hand")
-    await bot.answer_callback_query(queries[0])
+    for query in queries:  # answers are no messages: never refused for the bot's pace
+        await bot.answer_callback_query(query)
     with pytest.raises(TelegramRetryAfter):
-        await bot.answer_callback_query(queries[1])  # the fifth request of this second
-    with pytest.raises(TelegramRetryAfter):
-        await bot.send_message(users[4].id, "hand")
+        await bot.send_message(users[4].id, "hand")  # the fifth message of this second
     await asyncio.sleep(1.0)
-    await bot.answer_callback_query(queries[1])
+    await bot.send_message(users[4].id, "hand")
     assert set(api.answers) == set(queries)
 
 

@@ -7,6 +7,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import text
 
 from bot.storage import (
     ABANDONED,
@@ -16,6 +17,7 @@ from bot.storage import (
     Conflict,
     InvalidInput,
     NotFound,
+    Reach,
     SeatSpec,
     Storage,
     TableBusy,
@@ -295,6 +297,87 @@ async def test_timers_are_claimed_once_and_a_claim_leases_the_deadline(storage: 
     assert await storage.claim_due(now) == []
     later = await storage.claim_due(now + timedelta(hours=1), limit=1)
     assert [t.id for t in later] == [tables[4].id]
+
+
+def guild_on(shard: int) -> int:
+    """A Discord guild id on shard ``shard`` of 3 (Discord's rule: ``(guild >> 22) % count``)."""
+    base = 600_000_000_000_000_001 >> 22
+    return ((base - base % 3 + shard) << 22) | 12345
+
+
+async def test_a_worker_claims_and_resumes_only_what_it_can_publish(storage: Storage):
+    """Issue 36: a due timer, a table to resume, a chat's season go only to a worker whose reach covers the chat:
+    its platform, and for Discord its guild's shard (a guild not known yet: any Discord worker). The claim is
+    still a lease: one that lapses goes to the next worker that covers the chat, never to another."""
+    now = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
+    assert [(guild_on(s) >> 22) % 3 for s in range(3)] == [0, 1, 2]
+    unknown = await storage.chat("discord", "c-unknown", title="Old channel")  # stored before its guild was known
+    assert unknown.guild is None
+    places = {
+        "telegram": await storage.chat("telegram", "-1", title="Kitchen"),
+        "shard 0": await storage.chat("discord", "c0", title="Den", guild=guild_on(0)),
+        "shard 1": await storage.chat("discord", "c1", title="Hall", guild=guild_on(1)),
+        "alone on shard 1": await storage.chat("discord:solo", "u7", "3.deberts", "Hall", guild=guild_on(1)),
+        "unknown": unknown,
+    }
+    assert (await storage.chat("discord", "c0")).guild == guild_on(0)  # kept when not given
+    ann = await storage.user("telegram", "ann", "Ann")
+    tables = {}
+    for name, chat in places.items():
+        table = await storage.create_table(
+            chat.id, "kozel", 2, {}, "s", ann.id, [SeatSpec(0, ann.id), SeatSpec(1, computer="easy")]
+        )
+        state = games.get("kozel").new_game(2, {}, seed="s")
+        tables[name] = await storage.start_table(
+            table.id, table.lobby_rev, state.to_json(), now - timedelta(seconds=1), "remind"
+        )
+    telegram = Reach(frozenset({"telegram", "telegram:solo"}))
+    first = Reach(
+        frozenset({"discord", "discord:solo"}), {p: (3, frozenset({0, 2})) for p in ("discord", "discord:solo")}
+    )
+    second = Reach(
+        frozenset({"discord", "discord:solo"}), {p: (3, frozenset({1})) for p in ("discord", "discord:solo")}
+    )
+
+    def names(recs) -> set[str]:
+        return {n for n, t in tables.items() if t.id in {r.id for r in recs}}
+
+    assert names(await storage.playing_tables(telegram)) == {"telegram"}
+    assert names(await storage.playing_tables(first)) == {"shard 0", "unknown"}
+    assert names(await storage.playing_tables(second)) == {"shard 1", "alone on shard 1", "unknown"}
+    assert names(await storage.playing_tables()) == set(tables)  # no reach: every table (tools)
+    assert await storage.claim_due(now, reach=Reach(frozenset({"playground"}))) == []
+    assert names(await storage.claim_due(now, reach=telegram)) == {"telegram"}
+    assert names(await storage.claim_due(now, reach=first)) == {"shard 0", "unknown"}
+    assert names(await storage.claim_due(now, reach=second)) == {"shard 1", "alone on shard 1"}
+    # the leases lapse: each timer goes again to a worker that covers its chat, and only to one
+    later = now + timedelta(seconds=31)
+    assert names(await storage.claim_due(later, reach=telegram)) == {"telegram"}
+    assert names(await storage.claim_due(later, reach=second)) == {"shard 1", "alone on shard 1", "unknown"}
+    assert names(await storage.claim_due(later, reach=first)) == {"shard 0"}
+    # a chat's guild becomes known with its next command or press: from then on its shard's worker alone
+    await storage.chat("discord", "c-unknown", guild=guild_on(2))
+    assert names(await storage.claim_due(later + timedelta(seconds=31), reach=second)) == {
+        "shard 1",
+        "alone on shard 1",
+    }
+    assert names(await storage.claim_due(later + timedelta(seconds=31), reach=first)) == {"shard 0", "unknown"}
+    # a season's summary: the chats with a finished game, of this worker's reach
+    async with storage.engine.begin() as conn:
+        await conn.execute(text("UPDATE game_tables SET status = 'finished'"))
+    since = datetime(2000, 1, 1, tzinfo=UTC)
+    assert await storage.active_chats(since, telegram) == [places["telegram"].id]
+    assert await storage.active_chats(since, second) == [places["shard 1"].id]  # a table played alone has none
+    assert await storage.active_chats(since, first) == sorted([places["shard 0"].id, unknown.id])
+    for bad in (
+        Reach(frozenset({"discord"}), {"discord": (3, frozenset({3}))}),
+        Reach(frozenset({"discord"}), {"discord": (0, frozenset())}),
+        Reach(frozenset({""})),
+    ):
+        with pytest.raises(InvalidInput):
+            await storage.claim_due(now, reach=bad)
+    with pytest.raises(InvalidInput):
+        await storage.chat("discord", "c9", guild=-1)
 
 
 async def test_finished_game_writes_results_and_ratings(storage: Storage):

@@ -173,6 +173,25 @@ async def test_seasons_go_down_and_come_back(db_url: str):
         await st.close()
 
 
+async def test_chat_guilds_go_down_and_come_back(db_url: str):
+    """0009_chat_guild downgrades to 0008_seasons (the guilds go, the chats and games stay) and upgrades again: a
+    chat's guild is unknown then (any Discord worker's) until it is given again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-9")
+        den = await st.chat("discord", "c1", title="Den", guild=600_000_000_000_000_001)
+        await _down_to(st, "0008_seasons")
+        async with st.engine.connect() as conn:
+            columns = await conn.run_sync(lambda c: [col["name"] for col in inspect(c).get_columns("chats")])
+        assert "guild" not in columns and "title" in columns
+        await st.migrate()
+        assert (await st.get_chat(den.id)).guild is None and (await st.get_chat(den.id)).title == "Den"
+        assert (await st.chat("discord", "c1", guild=600_000_000_000_000_001)).guild == 600_000_000_000_000_001
+        assert (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
 async def _down_to(st: Storage, revision: str) -> list[str]:
     """Downgrade to ``revision``; the names of the tables left."""
     async with st._write() as conn:

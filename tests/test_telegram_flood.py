@@ -3,13 +3,15 @@ Two workers share one group through Redis; pictures take a while to upload, text
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
-from bot.port import Chat, Message
+from bot.port import Chat, Message, Press, User
 from bot.telegram.coordination import LocalCoordinator, RedisCoordinator
-from testkit.fake_bot_api import FakeBotAPI
+from testkit.fake_bot_api import FakeBotAPI, Limits
+from tests.telegram_support import KITCHEN as GROUP
 from tests.telegram_support import Worker, picture
 from tests.test_telegram_workers import HOOK, cleanup
 
@@ -67,3 +69,65 @@ async def test_a_429_holds_the_chat_for_its_retry_after_not_for_the_slots_lease(
         assert 0 < wait <= 1.0
     finally:
         await coordinator.close()
+
+
+PACE = 10  # messages a second for the whole bot: Telegram's is 30, lowered so that the test stays short
+
+
+async def test_two_workers_together_keep_the_bots_pace(redis_url):  # noqa: F811
+    """Telegram counts a bot's messages a second, whichever worker sends them. Each worker kept the pace on its own
+    before, so two workers sent twice as many and Telegram answered 429 (seen as a bench run's retries)."""
+    api = FakeBotAPI(limits=Limits(per_second=PACE))
+    await api.start()
+    users = [api.add_user(700 + i, f"P{i}") for i in range(2 * PACE)]
+    options = dict(
+        telegram_webhook_url=HOOK,
+        telegram_webhook_host="127.0.0.1",
+        telegram_webhook_port=0,
+        redis_url=redis_url,
+        telegram_global_per_second=PACE,
+    )
+    try:
+        async with Worker(api, **options) as w1, Worker(api, **options) as w2:
+            sends = [
+                worker.port.send_private(User("telegram", str(u.id), u.first_name), Message(f"hand {n}"))
+                for n, u in enumerate(users)
+                for worker in (w1, w2)
+            ]
+            await asyncio.gather(*sends)
+    finally:
+        await api.stop()
+    writes = [c for c in api.calls if c.method == "sendMessage"]
+    assert [c.status for c in writes if not c.ok] == []  # not one 429
+    received = sorted(c.at for c in writes)
+    assert len(received) == 4 * PACE
+    for i, start in enumerate(received):  # no more than PACE in any second
+        assert sum(1 for at in received[i:] if at < start + 1.0) <= PACE
+
+
+async def test_an_answer_does_not_wait_behind_the_bots_queued_messages():
+    """A press is answered at once while many messages wait for the bot's pace: the answer is no message. It
+    queued behind them before, so at 40 busy tables an answer took over a second (docs/capacity.md)."""
+    api = FakeBotAPI(limits=Limits(per_second=PACE))
+    await api.start()
+    api.add_group(GROUP, "Kitchen")
+    users = [api.add_user(800 + i, f"P{i}") for i in range(3 * PACE)]
+    try:
+        async with Worker(api, telegram_global_per_second=PACE) as w:
+            table = await w.port.send_public(Chat("telegram", str(GROUP)), Message("table"))
+            sends = [
+                asyncio.create_task(
+                    w.port.send_private(User("telegram", str(u.id), u.first_name), Message(f"hand {n}"))
+                )
+                for n, u in enumerate(users)  # three seconds of the bot's messages, queued
+            ]
+            await api.wait_for(lambda: len(api.calls) >= 3)
+            query = api.press(users[0], GROUP, int(table.message_id), "t:move", forged=True)
+            user = User("telegram", str(users[0].id), users[0].first_name)
+            await w.port.answer(Press(user, Chat("telegram", str(GROUP)), "t:move", handle=query))
+            await asyncio.gather(*sends)
+    finally:
+        await api.stop()
+    answered = next(c.at for c in api.calls if c.method == "answerCallbackQuery")
+    hands_after = [c for c in api.calls if c.method == "sendMessage" and c.at > answered]
+    assert len(hands_after) > 2 * PACE  # the answer went before the queued hands, not after them

@@ -191,11 +191,12 @@ class Application:
         self.ctx.ports.pop(solo.solo_platform(port.platform), None)  # a private tables' route to an older port
 
     async def start(self) -> None:
-        """Check every open table against its log, resume computer seats, and start the turn timers."""
+        """Check every open table against its log, resume the round ends and computer seats of the tables this
+        worker can publish (``Context.reach``: another worker resumes the others), and start the turn timers."""
         broken = await self.ctx.storage.verify_open_tables()
         for table_id in broken:
             log.error("table %s is broken: it will not be played on", table_id)
-        for rec in await self.ctx.storage.playing_tables():
+        for rec in await self.ctx.storage.playing_tables(self.ctx.reach()):
             if rec.broken is None:
                 try:
                     await self.rounds.resume(rec)

@@ -28,8 +28,8 @@ from typing import Any
 from bot import metrics, solo, texts
 from bot.app.outbox import Outbox
 from bot.live import Live, catch_up, replay
-from bot.port import Answering, Chat, Port, Press, User
-from bot.storage import ChatRec, NotFound, Storage, TableRec, UserRec
+from bot.port import Answering, Chat, Port, Press, Sharded, User
+from bot.storage import ChatRec, NotFound, Reach, Storage, TableRec, UserRec
 from bot.storage.integrity import core_options
 from core.i18n import t
 
@@ -224,6 +224,23 @@ class Context:
             except Exception:
                 log.exception("a table observer failed")
 
+    def reach(self) -> Reach:
+        """The chats this worker can publish to, for the work it takes on by itself (due timers, tables resumed at
+        its start, season summaries): those of every platform with an adapter attached here, and the tables played
+        alone there; of a platform whose port serves a part of its servers (``bot.port.Sharded``: Discord's
+        shards), only the guilds of that part, whose players' interactions reach this worker."""
+        platforms: set[str] = set()
+        shards: dict[str, tuple[int, frozenset[int]]] = {}
+        for name, port in self.ports.items():
+            if solo.base_platform(name) is not None:
+                continue  # a private tables' route, made from its platform's port
+            part = port.shards if isinstance(port, Sharded) else None
+            for platform in (name, solo.solo_platform(name)):
+                platforms.add(platform)
+                if part is not None:
+                    shards[platform] = (part.count, part.ids)
+        return Reach(frozenset(platforms), shards)
+
     def port_for(self, platform: str) -> Port:
         port = self.ports.get(platform)
         base = solo.base_platform(platform) if port is None else None
@@ -267,7 +284,7 @@ class Context:
 
     @staticmethod
     def chat_value(rec: ChatRec) -> Chat:
-        return Chat(rec.platform, rec.platform_id, rec.thread, rec.title, rec.language)
+        return Chat(rec.platform, rec.platform_id, rec.thread, rec.title, rec.language, rec.guild)
 
     @staticmethod
     def user_value(rec: UserRec) -> User:

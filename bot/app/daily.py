@@ -184,7 +184,8 @@ class Daily:
         self, person: User, user: UserRec, group: ChatRec, game: str, day: str, plang: str
     ) -> TableRec:
         """The attempt's private table, started: the day's deal, normal computers, no timer, no pause."""
-        private = Chat(solo_platform(group.platform), person.id, f"{group.id}.{game}", group.title, plang)
+        # the group's guild: the attempt's hands reach him through his interactions there, on its shard's worker
+        private = Chat(solo_platform(group.platform), person.id, f"{group.id}.{game}", group.title, plang, group.guild)
         chat = await self.people.chat_rec(private)
         old = await self.ctx.storage.open_table(chat.id)
         if old is not None:  # an earlier day's attempt never finished: it stops, and counts as played

@@ -28,15 +28,15 @@ class People:
         return rec
 
     async def chat_rec(self, chat: Chat, user: User | None = None) -> ChatRec:
-        """The stored chat or topic (created on first sight, its title kept current); cached."""
+        """The stored chat or topic (created on first sight, its title and guild kept current); cached."""
         key = (chat.platform, chat.id, chat.thread)
         title = chat.title[:128]
         cached = self.ctx.chat_keys.get(key)
         if cached is not None:
             rec = self.ctx.chats.get(cached)
-            if rec is not None and rec.title == title:
+            if rec is not None and rec.title == title and chat.guild in (None, rec.guild):
                 return rec
-        rec = await self.ctx.storage.chat(chat.platform, chat.id, chat.thread, title)
+        rec = await self.ctx.storage.chat(chat.platform, chat.id, chat.thread, title, guild=chat.guild)
         if rec.language is None:
             hint = chat.language or (user.language if user is not None else None)
             if hint:

@@ -109,14 +109,15 @@ class Seasons:
 
     async def tick(self) -> int:
         """Post the summary of every chat's season that has just ended (once a minute of the application's clock;
-        each summary once, across workers). Returns how many were posted."""
+        each summary once, across workers, by a worker that can publish to the chat). Returns how many were
+        posted."""
         now = self.ctx.clock()
         minute = now.strftime("%Y-%m-%d %H:%M")
         if minute == self.looked:
             return 0
         self.looked = minute
         posted = 0
-        for chat_id in await self.ctx.storage.active_chats(now - LOOK_BACK):
+        for chat_id in await self.ctx.storage.active_chats(now - LOOK_BACK, self.ctx.reach()):
             try:
                 posted += await self.sum_up(chat_id, now)
             except Exception:

@@ -407,9 +407,10 @@ class Turns:
         return timer // 4 if timer >= texts.LONG_TIMER else min(30, timer // 4)
 
     async def tick(self) -> int:
-        """Handle every due turn timer once (across workers each is claimed by one). Returns how many."""
+        """Handle every due turn timer once (across workers each is claimed by one, and only by a worker that can
+        publish its table: ``Context.reach``). Returns how many."""
         now = self.ctx.clock()
-        due = await self.ctx.storage.claim_due(now)
+        due = await self.ctx.storage.claim_due(now, reach=self.ctx.reach())
         metrics.TIMERS_DUE.set(len(due))
         metrics.TIMERS_FIRED.inc(len(due))
         for rec in due:

@@ -84,7 +84,7 @@ def chat_of(interaction: discord.Interaction[Any]) -> Chat | None:
     channel = interaction.channel
     title = getattr(channel, "name", "") or ""
     language = str(interaction.guild_locale) if interaction.guild_locale else None
-    return Chat(PLATFORM, str(interaction.channel_id), None, title, language)
+    return Chat(PLATFORM, str(interaction.channel_id), None, title, language, guild=interaction.guild_id)
 
 
 def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:

@@ -17,6 +17,8 @@
   forward from the old message, so a later edit of the old one is made to the new one; the old one is retired.
   (A Discord worker edits a user's ephemeral messages only through interactions it received itself, so these
   records live in its memory.)
+* ``shards``: the part of Discord's guilds this worker serves (``bot.port.Sharded``), so that the application
+  leaves the timers and computer seats of other guilds' tables to the worker that holds their interactions.
 * ``answer`` sends the press's notice as an ephemeral message (Discord has no toasts); a press without a
   notice needs nothing more, it was acknowledged when it arrived.
 """
@@ -36,7 +38,19 @@ from bot.discord.interactions import PLATFORM, TOKEN_LIFETIME, Handle
 from bot.discord.items import StartButton, build_view
 from bot.discord.layout import MAX_CONTENT, clip, files, plan_rows, text_parts
 from bot.discord.limiter import EditQueue
-from bot.port import Chat, Command, Message, MessageGone, MessageRef, Press, PrivateStart, Stale, Unreachable, User
+from bot.port import (
+    Chat,
+    Command,
+    Message,
+    MessageGone,
+    MessageRef,
+    Press,
+    PrivateStart,
+    Shards,
+    Stale,
+    Unreachable,
+    User,
+)
 from bot.written import Written
 
 log = logging.getLogger(__name__)
@@ -63,6 +77,14 @@ class DiscordPort:
         self._moved: dict[str, MessageRef] = {}  # message id -> the message that shows its content now
         self.written = Written()  # message id -> the table version and fingerprint it shows
         self._invites: dict[tuple[str, str], tuple[MessageRef, list[str], list[str]]] = {}
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this worker connects (``DISCORD_SHARD_IDS`` of ``DISCORD_SHARD_COUNT``); None: all of them."""
+        ids, count = self.client.shard_ids, self.client.shard_count
+        if ids is None or not count:
+            return None
+        return Shards(count, frozenset(ids))
 
     # ------------------------------------------------------------------ helpers
 

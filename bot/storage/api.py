@@ -25,6 +25,7 @@ from bot.storage.values import (
     MoveRec,
     PlayerStats,
     RatingRec,
+    Reach,
     RecentGame,
     RepairReport,
     ResultSpec,
@@ -80,9 +81,15 @@ class Storage:
         return await people.set_user_language(self.db, user_id, lang)
 
     async def chat(
-        self, platform: str, platform_id: str, thread: str | None = None, title: str = "", language: str | None = None
+        self,
+        platform: str,
+        platform_id: str,
+        thread: str | None = None,
+        title: str = "",
+        language: str | None = None,
+        guild: int | None = None,
     ) -> ChatRec:
-        return await people.chat(self.db, platform, platform_id, thread, title, language)
+        return await people.chat(self.db, platform, platform_id, thread, title, language, guild)
 
     async def get_chat(self, chat_id: int) -> ChatRec:
         return await people.get_chat(self.db, chat_id)
@@ -106,8 +113,8 @@ class Storage:
     async def tables_for_user(self, user_id: int) -> list[TableRec]:
         return await tables.tables_for_user(self.db, user_id)
 
-    async def playing_tables(self) -> list[TableRec]:
-        return await tables.playing_tables(self.db)
+    async def playing_tables(self, reach: Reach | None = None) -> list[TableRec]:
+        return await tables.playing_tables(self.db, reach)
 
     async def open_counts(self) -> dict[str, int]:
         return await tables.open_counts(self.db)
@@ -220,8 +227,10 @@ class Storage:
     ) -> None:
         await timers.set_deadline(self.db, table_id, version, deadline, kind)
 
-    async def claim_due(self, now: datetime, limit: int = 50, lease: timedelta = timers.LEASE) -> list[TableRec]:
-        return await timers.claim_due(self.db, now, limit, lease)
+    async def claim_due(
+        self, now: datetime, limit: int = 50, lease: timedelta = timers.LEASE, reach: Reach | None = None
+    ) -> list[TableRec]:
+        return await timers.claim_due(self.db, now, limit, lease, reach)
 
     # ---- votes to stop (votes.py) ----------------------------------------------------------------
     async def vote_stop(
@@ -363,8 +372,8 @@ class Storage:
     ) -> list[dict[str, Any]]:
         return await seasons.season_board(self.db, chat_id, game, start, end, limit)
 
-    async def active_chats(self, since: datetime) -> list[int]:
-        return await seasons.active_chats(self.db, since)
+    async def active_chats(self, since: datetime, reach: Reach | None = None) -> list[int]:
+        return await seasons.active_chats(self.db, since, reach)
 
     async def claim_season_post(self, chat_id: int, season: str) -> bool:
         return await seasons.claim_season_post(self.db, chat_id, season)

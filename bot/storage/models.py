@@ -80,6 +80,8 @@ class Chat(Base):
     language: Mapped[str | None] = mapped_column(String(16))
     defaults: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # the server the chat belongs to, where the platform shards by it (Discord's guild id; revision 0009)
+    guild: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class Table(Base):

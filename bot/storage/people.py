@@ -21,7 +21,14 @@ def user_rec(row: Any) -> UserRec:
 
 def chat_rec(row: Any) -> ChatRec:
     return ChatRec(
-        row.id, row.platform, row.platform_id, row.thread or None, row.title, row.language, row.defaults or {}
+        row.id,
+        row.platform,
+        row.platform_id,
+        row.thread or None,
+        row.title,
+        row.language,
+        row.defaults or {},
+        row.guild,
     )
 
 
@@ -81,12 +88,18 @@ async def chat(
     thread: str | None = None,
     title: str = "",
     language: str | None = None,
+    guild: int | None = None,
 ) -> ChatRec:
-    """The chat (or forum topic) with this id, created or updated (a non-empty new title is written)."""
+    """The chat (or forum topic) with this id, created or updated (a non-empty new title is written, and a given
+    guild: the server the chat belongs to, Discord's guild id)."""
     check_ids(platform, platform_id, thread)
     if not isinstance(title, str):
         raise InvalidInput("a chat title is a string", "bad_title")
     check_language(language)
+    if guild is not None:
+        check_id(guild)
+        if guild < 0:
+            raise InvalidInput("a guild id is not negative", "bad_id")
     ins = db.insert(CHATS).values(
         platform=platform,
         platform_id=platform_id,
@@ -95,11 +108,16 @@ async def chat(
         language=language,
         defaults={},
         created_at=now(),
+        guild=guild,
     )
     title_set = ins.excluded.title if title else CHATS.c.title
     stmt = ins.on_conflict_do_update(
         index_elements=[CHATS.c.platform, CHATS.c.platform_id, CHATS.c.thread],
-        set_={"title": title_set, "language": func.coalesce(ins.excluded.language, CHATS.c.language)},
+        set_={
+            "title": title_set,
+            "language": func.coalesce(ins.excluded.language, CHATS.c.language),
+            "guild": func.coalesce(ins.excluded.guild, CHATS.c.guild),
+        },
     ).returning(*CHATS.c)
     async with db.write() as conn:
         return chat_rec((await conn.execute(stmt)).one())

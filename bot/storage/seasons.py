@@ -12,7 +12,8 @@ from bot.storage.checks import check_id, check_time, now
 from bot.storage.engine import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.models import CHATS, GAME_TABLES, RESULTS, SEASON_POSTS, SEASON_SETTINGS, USERS
-from bot.storage.values import FINISHED, SOLO_CHATS
+from bot.storage.reach import chats_in, check_reach
+from bot.storage.values import FINISHED, SOLO_CHATS, Reach
 
 KINDS = ("month", "quarter", "none")
 
@@ -92,15 +93,20 @@ async def season_board(
     ]
 
 
-async def active_chats(db: Database, since: datetime) -> list[int]:
-    """Chats (tables played alone aside) with a game that ended since ``since``."""
+async def active_chats(db: Database, since: datetime, reach: Reach | None = None) -> list[int]:
+    """Chats (tables played alone aside) with a game that ended since ``since``; with ``reach``, only those the
+    caller can publish to."""
     check_time(since, "since")
+    check_reach(reach)
     stmt = (
         select(GAME_TABLES.c.chat_id)
         .distinct()
         .join(CHATS, CHATS.c.id == GAME_TABLES.c.chat_id)
         .where(
-            GAME_TABLES.c.status == FINISHED, GAME_TABLES.c.updated_at >= since, CHATS.c.platform.not_like(SOLO_CHATS)
+            GAME_TABLES.c.status == FINISHED,
+            GAME_TABLES.c.updated_at >= since,
+            CHATS.c.platform.not_like(SOLO_CHATS),
+            *([] if reach is None else [chats_in(reach)]),
         )
     )
     async with db.read() as conn:

@@ -29,12 +29,14 @@ from bot.storage.errors import BrokenTable, Conflict, InvalidInput, NotFound, St
 from bot.storage.invitations import drop_invitations
 from bot.storage.models import CHATS, GAME_TABLES, SEATS, USERS
 from bot.storage.people import check_users
+from bot.storage.reach import tables_in
 from bot.storage.values import (
     ABANDONED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     PLAYING,
+    Reach,
     SeatRec,
     SeatSpec,
     TableRec,
@@ -200,9 +202,13 @@ async def tables_for_user(db: Database, user_id: int) -> list[TableRec]:
         return await load(db, conn, where, GAME_TABLES.c.id)
 
 
-async def playing_tables(db: Database) -> list[TableRec]:
-    """Every table in play that is not broken (to re-arm timers after a restart)."""
+async def playing_tables(db: Database, reach: Reach | None = None) -> list[TableRec]:
+    """Every table in play that is not broken (to resume after a restart); with ``reach``, only those of the chats
+    the caller can publish to."""
     where = (GAME_TABLES.c.status == PLAYING) & GAME_TABLES.c.broken.is_(None)
+    mine = tables_in(reach)
+    if mine is not None:
+        where = where & mine
     async with db.read() as conn:
         return await load(db, conn, where, GAME_TABLES.c.id)
 

@@ -12,8 +12,9 @@ from bot.storage.checks import check_count, check_id, check_kind, check_time
 from bot.storage.engine import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.models import GAME_TABLES
+from bot.storage.reach import tables_in
 from bot.storage.tables import load, why_not
-from bot.storage.values import OPEN_STATUSES, TableRec
+from bot.storage.values import OPEN_STATUSES, Reach, TableRec
 
 
 async def set_deadline(
@@ -42,8 +43,11 @@ async def set_deadline(
 LEASE = timedelta(seconds=30)
 
 
-async def claim_due(db: Database, now: datetime, limit: int = 50, lease: timedelta = LEASE) -> list[TableRec]:
-    """Tables whose deadline has passed, each handed to one caller at a time across workers.
+async def claim_due(
+    db: Database, now: datetime, limit: int = 50, lease: timedelta = LEASE, reach: Reach | None = None
+) -> list[TableRec]:
+    """Tables whose deadline has passed, each handed to one caller at a time across workers; with ``reach``, only
+    those of the chats the caller can publish to (the others are left due for a worker that can).
 
     A claim is a lease: it moves the deadline to ``now + lease`` (the kind stays), so a worker that dies before
     firing loses the claim when the lease runs out and another worker claims the timer again. Firing replaces
@@ -54,12 +58,14 @@ async def claim_due(db: Database, now: datetime, limit: int = 50, lease: timedel
     check_time(now, "now")
     if not isinstance(lease, timedelta) or lease <= timedelta(0):
         raise InvalidInput("a lease is a positive timedelta", "bad_lease")
+    mine = tables_in(reach)
     pick = (
         select(GAME_TABLES.c.id, GAME_TABLES.c.deadline, GAME_TABLES.c.deadline_kind)
         .where(
             GAME_TABLES.c.deadline <= now,
             GAME_TABLES.c.status.in_(OPEN_STATUSES),
             GAME_TABLES.c.broken.is_(None),
+            *([] if mine is None else [mine]),
         )
         .order_by(GAME_TABLES.c.deadline, GAME_TABLES.c.id)
         .limit(limit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -36,6 +37,18 @@ class ChatRec:
     title: str
     language: str | None
     defaults: dict[str, dict[str, Any]]
+    guild: int | None = None  # the server of the chat where the platform has them (Discord): see ``Reach``
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """The chats one worker can publish to, for the work it takes on by itself (a due turn timer, a table in play
+    resumed at its start, a season's summary): those whose platform is in ``platforms``; of a platform in
+    ``shards`` (Discord), only those whose guild is on one of the worker's shards, guild ``g`` being on shard
+    ``(g >> 22) % count`` of ``shards[platform] = (count, ids)``, or whose guild is not known yet."""
+
+    platforms: frozenset[str]
+    shards: Mapping[str, tuple[int, frozenset[int]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,11 @@
 """What several bot workers must agree on, in memory (one worker) or in Redis (``REDIS_URL``, many workers).
 
+* the bot's pace: every message or edit, in any chat from any worker, takes the next free moment of one
+  evenly spaced schedule (Telegram's ~30 messages a second count the bot, not a worker);
 * the write slot of a chat: one request in flight at a time, the next one ``interval`` after the platform
   answered the previous one, and at most ``per_minute`` per minute in a group (counted at the answers),
-  shared by every worker, and held for ``retry_after`` after a 429;
+  shared by every worker, and held for ``retry_after`` after a 429; a request in flight holds it for a short
+  lease (``SLOT_LEASE``) that its worker renews (``keep``), so a worker that died frees it within seconds;
 * the order of every table message's queued content (the newest table version queued, or a counter for a
   message of no table version), so that only the newest picture is shown (latest wins), even when the newest
   edit arrived at another worker;
@@ -24,8 +27,9 @@ REDIS_PREFIX = "tablebot:tg:"
 KEEP_SECONDS = 30 * 24 * 3600  # message state and moves are kept a month
 
 # Takes the chat's write slot for one request in flight: returns 0 when taken, else the milliseconds to wait.
-# The slot is held by ``member`` for a lease (the request's longest flight); ``RELEASE`` then keeps it for
-# ``interval`` from when the platform answered. The clock is Redis's own, shared by all workers.
+# The slot is held by ``member`` for a short lease (ARGV[4]) that its worker renews with ``RENEW`` while the request
+# is in flight; ``RELEASE`` then keeps it for ``interval`` from when the platform answered. The clock is Redis's
+# own, shared by all workers.
 ACQUIRE = """
 local held = redis.call('PTTL', KEYS[1])
 if held > 0 then
@@ -71,11 +75,14 @@ if redis.call('ZSCORE', KEYS[2], ARGV[2]) then redis.call('ZADD', KEYS[2], 'XX',
 return 0
 """
 
-LEASE = 30.0  # seconds a write slot stays taken by a request in flight (longer than any upload)
+# Seconds a write slot stays taken by a request in flight unless its worker renews it (every third of it, for as
+# long as the request is in flight: ``bot.telegram.flood``): a worker that died frees its chats within this.
+SLOT_LEASE = 3.0
 POLL = 0.02  # seconds between two looks at a slot whose request is in flight
 
 
-# Renews ``member``'s lease on a key (an update being handled, the long poll) only while it still holds it.
+# Renews ``member``'s lease on a key (an update being handled, the long poll, a chat's write slot) only while it
+# still holds it.
 RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
@@ -90,6 +97,18 @@ if value > now then
   return value
 end
 return now
+"""
+
+# Reserves the next free moment of the bot's evenly spaced schedule (one every ARGV[1] microseconds), for every
+# worker: returns the microseconds to wait until it. The clock is Redis's own.
+PACE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local spacing = tonumber(ARGV[1])
+local at = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+local keep = string.format('%d', (at + spacing - now) / 1000 + 1000)
+redis.call('SET', KEYS[1], string.format('%d', at + spacing), 'PX', keep)
+return at - now
 """
 
 MINE, BUSY, DONE = "mine", "busy", "done"  # what ``claim`` found
@@ -118,9 +137,16 @@ class Coordinator(Protocol):
         """Give ``key`` up (it is free for the next ``claim``), if ``member`` still holds it."""
         ...
 
-    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
-        """Take the chat's write slot for the request ``member`` (held until ``release``): 0.0 when taken, else
-        the seconds to wait before trying again."""
+    async def acquire(
+        self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60, lease: float = SLOT_LEASE
+    ) -> float:
+        """Take the chat's write slot for the request ``member`` (held until ``release``, or for ``lease`` seconds
+        unless ``keep`` renews it): 0.0 when taken, else the seconds to wait before trying again."""
+        ...
+
+    async def keep(self, chat_id: str, member: str, lease: float = SLOT_LEASE) -> bool:
+        """``member``'s request is still in flight: its slot stays taken ``lease`` seconds from now; False when the
+        slot is no longer ``member``'s (released, held after a 429, or its lease lapsed)."""
         ...
 
     async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
@@ -130,6 +156,11 @@ class Coordinator(Protocol):
 
     async def hold(self, chat_id: str, seconds: float) -> None:
         """Nobody writes to this chat for ``seconds`` (Telegram answered 429 with ``retry_after``)."""
+        ...
+
+    async def pace(self, spacing: float) -> float:
+        """Reserve the bot's next free moment, ``spacing`` seconds after the one reserved before it (by any
+        worker): the seconds to wait until it."""
         ...
 
     async def bump(self, key: str) -> int:
@@ -160,8 +191,11 @@ class LocalCoordinator:
         self._values: dict[str, str] = {}
         self._claims: dict[str, tuple[str, float]] = {}  # key in hand -> (holder, until)
         self._done: OrderedDict[str, float] = OrderedDict()  # handled key -> until, oldest first (one expiry for all)
+        self._next_free = 0.0  # the bot's next free moment (``pace``)
 
-    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
+    async def acquire(
+        self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60, lease: float = SLOT_LEASE
+    ) -> float:
         now = time.monotonic()
         free_at = self._free_at.get(chat_id, 0.0)
         if free_at > now:
@@ -175,9 +209,16 @@ class LocalCoordinator:
                 return min(entries.values()) + window - now
             entries[member] = now
         if interval > 0:
-            self._free_at[chat_id] = now + LEASE
+            self._free_at[chat_id] = now + lease
             self._holder[chat_id] = member
         return 0.0
+
+    async def keep(self, chat_id: str, member: str, lease: float = SLOT_LEASE) -> bool:
+        now = time.monotonic()
+        if self._holder.get(chat_id) != member or self._free_at.get(chat_id, 0.0) <= now:
+            return False
+        self._free_at[chat_id] = now + lease
+        return True
 
     async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
         now = time.monotonic()
@@ -234,6 +275,12 @@ class LocalCoordinator:
         if self._claims.get(key, ("", 0.0))[0] == member:
             del self._claims[key]
 
+    async def pace(self, spacing: float) -> float:
+        now = time.monotonic()
+        at = max(now, self._next_free)
+        self._next_free = at + spacing
+        return at - now
+
     async def bump(self, key: str) -> int:
         self._versions[key] = self._versions.get(key, 0) + 1
         return self._versions[key]
@@ -267,14 +314,21 @@ class RedisCoordinator:
         self._release = self._redis.register_script(RELEASE)
         self._renew = self._redis.register_script(RENEW)
         self._advance = self._redis.register_script(ADVANCE)
+        self._pace = self._redis.register_script(PACE)
 
     def _keys(self, chat_id: str) -> list[str]:
         return [f"{self._prefix}slot:{chat_id}", f"{self._prefix}window:{chat_id}"]
 
-    async def acquire(self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60) -> float:
-        args = [int(interval * 1000), per_minute, member, int(LEASE * 1000), int(window * 1000), int(POLL * 1000)]
+    async def acquire(
+        self, chat_id: str, interval: float, per_minute: int, member: str, window: float = 60, lease: float = SLOT_LEASE
+    ) -> float:
+        lease_ms = max(1, int(lease * 1000))
+        args = [int(interval * 1000), per_minute, member, lease_ms, int(window * 1000), int(POLL * 1000)]
         wait_ms = await self._acquire(keys=self._keys(chat_id), args=args)
         return int(wait_ms) / 1000
+
+    async def keep(self, chat_id: str, member: str, lease: float = SLOT_LEASE) -> bool:
+        return bool(await self._renew(keys=self._keys(chat_id)[:1], args=[member, max(1, int(lease * 1000))]))
 
     async def release(self, chat_id: str, interval: float, member: str, used: bool = True) -> None:
         await self._release(keys=self._keys(chat_id), args=[int(interval * 1000), member, int(used)])
@@ -301,6 +355,10 @@ class RedisCoordinator:
         full = f"{self._prefix}c:{key}"
         if await self._redis.get(full) == member:
             await self._redis.delete(full)
+
+    async def pace(self, spacing: float) -> float:
+        wait_us = await self._pace(keys=[f"{self._prefix}pace"], args=[max(1, int(spacing * 1_000_000))])
+        return int(wait_us) / 1_000_000
 
     async def bump(self, key: str) -> int:
         full = f"{self._prefix}v:{key}"

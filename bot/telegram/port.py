@@ -126,8 +126,9 @@ class TelegramPort:
         self.username = me.username or self.username
 
     async def close(self) -> None:
-        """Show the edits still waiting for their turn, then stop."""
+        """Show the edits still waiting for their turn, then stop (renewing no write slot any more)."""
         await self.idle()
+        self.flood.close()
         await self.coordinator.close()
 
     async def idle(self) -> None:
@@ -427,24 +428,25 @@ class TelegramPort:
                     del self._pending[key]  # another worker holds newer content and will show it
                     break
                 async with self.flood.lock(ref.chat_id):
-                    await self.flood.turn(ref.chat_id, group=True)
-                    item = self._pending.pop(key, None)
-                    if item is None or await self._superseded(key, item):
-                        await self.flood.done(ref.chat_id, used=False)  # newer content shows elsewhere
-                        continue
-                    try:
-                        ref = await self._show(ref, item[2], group=True, version=item[1])
-                    except Stale:
-                        pass  # the message shows a newer table already (the turn was given back)
-                    except TelegramRetryAfter as e:
-                        await self.flood.hold(ref.chat_id, e)
-                        self._pending.setdefault(key, item)
-                    except TelegramNetworkError:
-                        failures += 1
-                        if failures >= MAX_ATTEMPTS:
-                            raise
-                        self._pending.setdefault(key, item)
-                        await asyncio.sleep(0.2 * failures)
+                    try:  # whatever happens from the turn on (a failed look, a cancellation), the turn ends here
+                        await self.flood.turn(ref.chat_id, group=True)
+                        item = self._pending.pop(key, None)
+                        if item is None or await self._superseded(key, item):
+                            await self.flood.done(ref.chat_id, used=False)  # newer content shows elsewhere
+                            continue
+                        try:
+                            ref = await self._show(ref, item[2], group=True, version=item[1])
+                        except Stale:
+                            pass  # the message shows a newer table already (the turn was given back)
+                        except TelegramRetryAfter as e:
+                            await self.flood.hold(ref.chat_id, e)
+                            self._pending.setdefault(key, item)
+                        except TelegramNetworkError:
+                            failures += 1
+                            if failures >= MAX_ATTEMPTS:
+                                raise
+                            self._pending.setdefault(key, item)
+                            await asyncio.sleep(0.2 * failures)
                     finally:
                         await self.flood.done(ref.chat_id)
         except Exception:  # noqa: BLE001 - nobody waits for a queued edit: the log is where it goes
