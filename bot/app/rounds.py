@@ -9,8 +9,10 @@ A round's end (the state already holds the next deal; only what is shown, and wh
 2. after the table's ``round_pause`` (the context's ``sleep``; the table lock is not held meanwhile) the old table
    message becomes the round's score sheet (its buttons gone) and the next deal's table is posted below it: the
    round's one new group message, so the table never scrolls out of sight behind sheets and announcements;
-3. each player's hand of the new deal goes out before those two group writes (a group's window may hold them),
-   and then the computer seats may move.
+3. each player's hand of the new deal goes out when the pause ends (at once without a pause), before those two
+   group writes and whatever the table's lane still waits for: a group that plays fast spends its window (20
+   writes a minute), and an earlier round's sheet and table may still wait for it in the lane; the players play
+   on meanwhile (issue 36). Then the computer seats may move.
 """
 
 from __future__ import annotations
@@ -88,11 +90,36 @@ class Rounds:
             shown = await port.send_public(self.ctx.chat_value(chat), msg, version=rec.version)
         await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
         self.lines[rec.id] = lines
-        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec.id, pause, then))
 
-    async def _after_pause(self, table_id: int, pause: float, then: Callable[[], None]) -> None:
+    def pause(self, rec: TableRec, live: Live, shown: asyncio.Event, then: Callable[[], None]) -> asyncio.Event:
+        """The finished round of ``rec`` (the state holding the next deal, ``live``) is queued to be shown
+        (``shown`` is set once it is on view): the next deal's hands go out after the table's pause, not after the
+        table's lane, which may wait for the group's window (a sheet and a table posted at an earlier round's
+        end). Returns an event set once those hands are out (at once without a pause)."""
+        pause = self.ctx.pause_of(rec)
+        if pause <= 0:
+            return self.publishing.queue_hands(rec, live)
+        out = asyncio.Event()
+        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec, live, pause, shown, out, then))
+        return out
+
+    async def _after_pause(
+        self,
+        rec: TableRec,
+        live: Live,
+        pause: float,
+        shown: asyncio.Event,
+        out: asyncio.Event,
+        then: Callable[[], None],
+    ) -> None:
+        table_id = rec.id
         try:
             await self.ctx.sleep(pause)
+            fresh = await self.ctx.storage.table(table_id)
+            if fresh.status == PLAYING and not fresh.broken and fresh.version == rec.version:
+                await self.publishing.queue_hands(fresh, live).wait()
+            out.set()
+            await shown.wait()  # the finished round is on view (marked pending) before the next deal replaces it
             # in the table's lane (no table lock across platform I/O): a later move's table edit waits behind it,
             # or, if it replaced this work first, shows the deal itself (``Publishing.on_pending``)
             await self.ctx.outbox.replace(("table", table_id), lambda: self.deal_pending(table_id)).wait()
@@ -101,6 +128,8 @@ class Rounds:
             raise
         except Exception:
             log.exception("the round end of table %s failed", table_id)
+        finally:
+            out.set()
 
     async def wait(self, table_id: int) -> None:
         """Wait until the table's finished round has made way for the next deal (a computer seat moves then)."""

@@ -278,7 +278,9 @@ class Turns:
                 ("table", stored.id),
                 lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
             )
-            self.publishing.published[stored.id] = (shown,)
+            # the next deal's hands after the pause, whatever the group's window holds the table's lane for
+            hands = self.rounds.pause(stored, snap, shown, then)
+            self.publishing.published[stored.id] = (hands, shown) if self.ctx.pause_of(stored) <= 0 else (shown,)
             return stored
         self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
         if solo_end and self.on_solo_end is not None:

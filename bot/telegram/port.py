@@ -72,6 +72,7 @@ PLATFORM = "telegram"
 MAX_ANSWER = 200  # characters of a callback answer
 ANSWERED_KEPT = 4096  # callback query ids remembered as answered (a second answer is dropped)
 FILE_CACHE = 512  # pictures whose Telegram file_id is remembered (sent again without uploading)
+CLOSE_WAIT = 10.0  # seconds a closing port shows its queued table edits for (a group's window may hold them a minute)
 
 
 def clip(text: str, limit: int) -> str:
@@ -126,8 +127,14 @@ class TelegramPort:
         self.username = me.username or self.username
 
     async def close(self) -> None:
-        """Show the edits still waiting for their turn, then stop (renewing no write slot any more)."""
-        await self.idle()
+        """Show the edits still waiting for their turn, for ``CLOSE_WAIT`` at most (an edit a group's window holds
+        longer is left: the next worker to write shows the table's current version), then stop (renewing no write
+        slot any more)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle(), CLOSE_WAIT)
+        for lane in list(self._lanes.values()):
+            lane.cancel()
+        await asyncio.gather(*list(self._lanes.values()), return_exceptions=True)
         self.flood.close()
         await self.coordinator.close()
 
