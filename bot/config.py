@@ -19,7 +19,7 @@ class Settings(BaseSettings):
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None  # default: derived from the token
     telegram_webhook_hold: float = 10.0  # longest the webhook answer waits for its update to be handled
-    telegram_update_lease: float = 15.0  # an update being handled is a worker's for this long, renewed as it works
+    telegram_update_lease: float = 5.0  # an update being handled is a worker's for this long, renewed as it works
     telegram_edit_interval: float = 1.0  # seconds between two messages or edits in one group
     telegram_private_interval: float = 0.5  # the same in a user's private chat with the bot
     telegram_group_per_minute: int = 20  # messages and edits per minute in one group

@@ -210,6 +210,10 @@ def test_every_figure_of_the_run(chaos):
 
 def test_no_edit_changes_nothing(chaos):
     """Issue 36: two workers publishing the same content send it once: no edit is answered "message is not
-    modified" (57 to 72 in a 240 s run before), each of which spent a write slot of the chat."""
+    modified" (57 to 72 in a 240 s run before), each of which spent a write slot of the chat; only a write the
+    killed worker had in flight may be sent twice (seen once in a full run)."""
     assert chaos["edits"] > 0
-    assert chaos["not_modified"] == 0
+    # a killed worker's write in flight may have reached Telegram without the worker knowing it did: the next
+    # worker sends that content once more. One write is in flight per chat at most (its write slot).
+    chats = set(chaos["group_writes"]) | {u for t in chaos["tables"].values() for u in t["seat_users"].values()}
+    assert chaos["not_modified"] <= chaos["kills"] * len(chats), chaos["not_modified"]
