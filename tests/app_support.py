@@ -83,13 +83,15 @@ async def make_world(
     url: str | None = None,
     round_pause: float | None = 0,
     sleep: Any = None,
+    port: FakePort | None = None,
 ) -> World:
-    """A started application over the SQLite file ``path`` (or the database at ``url``) and the fake port.
+    """A started application over the SQLite file ``path`` (or the database at ``url``) and the fake port (or
+    ``port``, one of its kind).
 
     ``round_pause`` 0 shows the next deal at once (None: each table's own pause, slept through ``sleep``)."""
     url = url or f"sqlite+aiosqlite:///{path}"
     clock = clock or Clock()
-    port = FakePort()
+    port = port or FakePort()
     app = await worker(url, port, clock, round_pause=round_pause, sleep=sleep)
     chat = Chat(port.platform, "g1", None, "Kitchen table", lang)
     return World(app, port, clock, chat, path, url, round_pause=round_pause, sleep=sleep)

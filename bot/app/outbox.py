@@ -6,7 +6,8 @@ chat platform (a Telegram group's window can hold a new message for a minute). T
 * replacing lanes (``replace``), two per table: its players' hands and choices (the player to act before the
   others), and its public table message. Work queued while a lane is busy replaces older unsent work of that
   lane: the newest table picture and hands win, nothing stale is shown; a table message waiting for a group's
-  window never holds back a hand.
+  window never holds back a hand. A round's end is kept (``keep``): later moves' work runs after it, never
+  instead of it, so its result is shown even when the players moved on before the lane got to it.
 * a chat lane (``append``): score sheets and announcements of a chat, in order, one after another. A sheet
   waiting for the group never holds a hand or a table edit back.
 
@@ -34,13 +35,21 @@ class Outbox:
         self._queues: dict[Hashable, list[tuple[Work, asyncio.Event, float]]] = {}  # chat lanes: work in order
         self._lanes: dict[Hashable, asyncio.Task[None]] = {}
         self._since: dict[Hashable, float] = {}  # table lanes: when their oldest unsent work was queued (metrics)
+        self._kept_waiting: dict[asyncio.Event, list[asyncio.Event]] = {}  # kept work: the dropped work's waiters
 
-    def replace(self, lane: Hashable, work: Work) -> asyncio.Event:
-        """Queue ``work`` on a lane where only the newest unsent work counts."""
+    def replace(self, lane: Hashable, work: Work, *, keep: bool = False) -> asyncio.Event:
+        """Queue ``work`` on a lane where only the newest unsent work counts. ``keep``: this work is shown even
+        when newer work is queued before it ran (a round's end: its result stays on view); the newer work runs
+        after it."""
         done = asyncio.Event()
-        _older, waiting = self._next.get(lane, (None, []))
-        self._next[lane] = (work, [*waiting, done])  # the older unsent work is dropped: this shows more
-        self._since.setdefault(lane, time.perf_counter())
+        _older, waiting = self._next.pop(lane, (None, [])) if keep else self._next.get(lane, (None, []))
+        if keep:  # the older unsent work is dropped (this shows more), and this waits in order, never replaced
+            queued = self._since.pop(lane, time.perf_counter())
+            self._queues.setdefault(lane, []).append((work, done, queued))
+            self._kept_waiting.setdefault(done, waiting)
+        else:
+            self._next[lane] = (work, [*waiting, done])  # the older unsent work is dropped: this shows more
+            self._since.setdefault(lane, time.perf_counter())
         self._start(lane)
         return done
 
@@ -59,12 +68,12 @@ class Outbox:
         waiting: list[asyncio.Event] = []
         try:
             while True:
-                if lane in self._next:
+                if self._queues.get(lane):  # in order: a chat's sheets, a table's kept work (before newer work)
+                    work, done, queued = self._queues[lane].pop(0)
+                    waiting = [*self._kept_waiting.pop(done, []), done]
+                elif lane in self._next:
                     work, waiting = self._next.pop(lane)
                     queued = self._since.pop(lane, time.perf_counter())
-                elif self._queues.get(lane):
-                    work, done, queued = self._queues[lane].pop(0)
-                    waiting = [done]
                 else:
                     break
                 try:

@@ -300,6 +300,13 @@ class Publishing:
 
         self.ctx.outbox.replace(("current", table_id), current)
 
+    async def hands_shown(self, table_id: int) -> None:
+        """Wait until the table's latest queued hands are shown (not its table message, which a group's window may
+        hold behind a round's sheet: a computer seat moves once the people hold their hands)."""
+        queued = self.published.get(table_id, ())
+        if len(queued) == 2:
+            await queued[0].wait()
+
     async def settled(self, table_id: int) -> None:
         """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
         for event in self.published.get(table_id, ()):

@@ -49,6 +49,9 @@ class Rounds:
         # table -> the sentences of its finished round still on view (another worker tells them again from the
         # table's recent events: nothing of the game lives only here)
         self.lines: dict[int, list[str]] = {}
+        # table -> set once the next deal's hands are out after its round's end (until the next move): the table's
+        # computer seats move then, not after the group's window let the sheet and the new table through
+        self.hands_out: dict[int, asyncio.Event] = {}
         publishing.on_pending = self.deal_pending
 
     # ---- a round ends ---------------------------------------------------------------------------------------
@@ -98,10 +101,19 @@ class Rounds:
         end). Returns an event set once those hands are out (at once without a pause)."""
         pause = self.ctx.pause_of(rec)
         if pause <= 0:
-            return self.publishing.queue_hands(rec, live)
-        out = asyncio.Event()
-        self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec, live, pause, shown, out, then))
+            out = self.publishing.queue_hands(rec, live)
+            self.ctx.round_ends[rec.id] = asyncio.create_task(self._when_out(out, then))
+        else:
+            out = asyncio.Event()
+            self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec, live, pause, shown, out, then))
+        self.hands_out[rec.id] = out
         return out
+
+    @staticmethod
+    async def _when_out(out: asyncio.Event, then: Callable[[], None]) -> None:
+        """The computer seats may move once the next deal's hands are out (not after the group's table)."""
+        await out.wait()
+        then()
 
     async def _after_pause(
         self,
@@ -119,6 +131,7 @@ class Rounds:
             if fresh.status == PLAYING and not fresh.broken and fresh.version == rec.version:
                 await self.publishing.queue_hands(fresh, live).wait()
             out.set()
+            then()  # the computer seats may move now: the group's window may hold the sheet and table a while
             await shown.wait()  # the finished round is on view (marked pending) before the next deal replaces it
             # in the table's lane (no table lock across platform I/O): a later move's table edit waits behind it,
             # or, if it replaced this work first, shows the deal itself (``Publishing.on_pending``)
@@ -132,7 +145,12 @@ class Rounds:
             out.set()
 
     async def wait(self, table_id: int) -> None:
-        """Wait until the table's finished round has made way for the next deal (a computer seat moves then)."""
+        """Wait until the table's finished round has made way for the next deal: its pause is over and the next
+        deal's hands are out (a computer seat moves then)."""
+        out = self.hands_out.get(table_id)
+        if out is not None:
+            await out.wait()
+            return
         task = self.ctx.round_ends.get(table_id)
         if task is not None and not task.done() and task is not asyncio.current_task():
             with contextlib.suppress(Exception):

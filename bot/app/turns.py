@@ -277,11 +277,13 @@ class Turns:
             shown = self.ctx.outbox.replace(
                 ("table", stored.id),
                 lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
+                keep=True,  # the players may move on before the lane gets to it: its result is shown all the same
             )
             # the next deal's hands after the pause, whatever the group's window holds the table's lane for
             hands = self.rounds.pause(stored, snap, shown, then)
             self.publishing.published[stored.id] = (hands, shown) if self.ctx.pause_of(stored) <= 0 else (shown,)
             return stored
+        self.rounds.hands_out.pop(stored.id, None)  # no round's end waits to be dealt any more
         self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
         if solo_end and self.on_solo_end is not None:
             hook, state = self.on_solo_end, new
@@ -334,8 +336,10 @@ class Turns:
                 seat_rec = next((s for s in rec.seats if s.seat == seat), None)
                 if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
                     return
-                await self.publishing.settled(table_id)  # a finished round is on view (its pause has begun)
-                await self.rounds.wait(table_id)  # and its pause is over
+                if table_id in self.rounds.hands_out:  # a round's end: its pause is over, the next deal's hands
+                    await self.rounds.wait(table_id)  # are out (the group's window may still hold its table)
+                else:  # the last move's hands are out (its table edit may wait for the group's window)
+                    await self.publishing.hands_shown(table_id)
                 if self.ctx.computer_pause:
                     await asyncio.sleep(self.ctx.computer_pause)
                 action = await self.decide(rec, live, seat, seat_rec.computer or TIMEOUT_LEVEL)
