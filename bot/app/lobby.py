@@ -15,7 +15,7 @@ from typing import Any
 from bot import messages, payloads, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import HELD, REMATCH_OF, Publishing
+from bot.app.publishing import HELD, LOBBY_DONE, REMATCH_OF, Publishing
 from bot.app.turns import Turns
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -430,7 +430,8 @@ class Lobby:
             if not humans:
                 rec = await self.ctx.storage.abandon_table(rec.id)
                 chat = await self.people.chat_by_id(rec.chat_id)
-                await self.publishing.show_public(rec, chat, Message(t(lang, "The table was closed: everybody left.")))
+                closed = Message(t(lang, "The table was closed: everybody left."))
+                await self.publishing.show_public(rec, chat, closed, LOBBY_DONE)
                 return Message(t(plang, "You have left; the table is closed."))
             try:
                 rec = await self.ctx.storage.update_lobby(rec.id, rec.lobby_rev, seats=seats, host_user_id=host)
@@ -466,7 +467,7 @@ class Lobby:
             await self.turns.rounds.retire_hands(rec)
         else:
             await self.publishing.show_public(
-                rec, chat, Message(t(lang, "The table was closed. Start a new one with /new."))
+                rec, chat, Message(t(lang, "The table was closed. Start a new one with /new.")), LOBBY_DONE
             )
         self.ctx.forget(rec.id)
         return Message(t(lang, "The table is closed; nobody is rated for a stopped game."))

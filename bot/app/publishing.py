@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
 HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
+LOBBY_DONE = 2**31 - 1  # the version of a lobby message's last words (started, closed): no lobby refresh passes it
 PENDING = "deal_pending"  # the key of a table's message reference while its finished round is on view
 DEALING = "deal_showing"  # ... while one worker posts the next deal's table (its clock's epoch seconds)
 DEAL_LEASE = 60.0  # seconds after which a worker's unfinished posting of a deal is taken over by another
@@ -115,7 +116,7 @@ class Publishing:
 
     async def show_public(self, rec: TableRec, chat: ChatRec, msg: Message, version: int | None = None) -> None:
         """Edit the table's public message, or post it when there is none; remember where it now is. ``version``:
-        the table version it shows (None: the lobby, a closing line)."""
+        the table version it shows (a lobby: its ``lobby_rev``, ``LOBBY_DONE`` for its last words)."""
         port = self.ctx.port_for(chat.platform)
         ref = MessageRef.from_json(rec.message_ref)
         if ref is None:
@@ -204,7 +205,7 @@ class Publishing:
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = lang or self.people.lang_for(chat, None)  # type: ignore[arg-type]
         msg = self.lobby_msg(rec, lang, page)
-        await self.show_public(rec, chat, msg)
+        await self.show_public(rec, chat, msg, rec.lobby_rev)  # a refresh of an older lobby never passes it
 
     async def draw_table(self, rec: TableRec, view: dict[str, Any], recent: list[Any], lang: str) -> Message:
         """The table message of ``view`` (the public view) with the ``recent`` events, drawn in the pool."""

@@ -23,7 +23,7 @@ from bot import daily, messages, metrics, payloads, texts
 from bot.app import results
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import ANEW_ATTEMPTS, Publishing
+from bot.app.publishing import ANEW_ATTEMPTS, LOBBY_DONE, Publishing
 from bot.app.rounds import Rounds
 from bot.hints import hint_text
 from bot.live import Live, first_state, step
@@ -63,7 +63,8 @@ class Turns:
         port = self.ctx.port_for(chat.platform)
         if lobby_ref is not None:
             names = ", ".join(i.name for i in self.publishing.seat_infos(rec, lang) if i)
-            await port.edit_public(lobby_ref, Message(t(lang, "The game has started: {names}.", names=names)))
+            started = Message(t(lang, "The game has started: {names}.", names=names))
+            await port.edit_public(lobby_ref, started, version=LOBBY_DONE)  # no older lobby refresh passes it
         msg = await self.publishing.table_msg(rec, self.ctx.live_tables[rec.id], lang)
         ref = await port.send_public(self.ctx.chat_value(chat), msg)
         await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
