@@ -93,7 +93,9 @@ async def drop_redis_namespace(bot_id: int) -> None:
 
 
 def unique_token(rng: random.Random) -> str:
-    """A token of its own: Redis keys are namespaced by the bot id, so runs never share flood state."""
+    """A token of its own: Redis keys are namespaced by the bot id, so runs never share flood state (``rng`` is
+    the system's: a benchmark and the suite's quick run of it, both of seed 1 at once on one Redis, shared a
+    namespace, and one run's end dropped the other's keys: its lobby never started)."""
     return f"{rng.randrange(10**9, 10**10)}:AAFakeTokenForTheTestsOnly_abcdefghi"
 
 
@@ -281,8 +283,7 @@ class Cluster:
 
     async def __aenter__(self) -> Cluster:
         self.t0 = time.monotonic()
-        rng = random.Random(self.seed)
-        self.api = FakeBotAPI(unique_token(rng))
+        self.api = FakeBotAPI(unique_token(random.SystemRandom()))  # never the seed's: two runs share one Redis
         await self.api.start()
         self.api.webhook_timeout = self.webhook_timeout
         if self.latency is not None:
