@@ -277,12 +277,11 @@ class Turns:
             then = lambda: self.kick_if_computer(stored)  # noqa: E731
             shown = self.ctx.outbox.replace(
                 ("table", stored.id),
-                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
+                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes),
                 keep=True,  # the players may move on before the lane gets to it: its result is shown all the same
             )
             # the next deal's hands after the pause, whatever the group's window holds the table's lane for
-            hands = self.rounds.pause(stored, snap, shown, then)
-            self.publishing.published[stored.id] = (hands, shown) if self.ctx.pause_of(stored) <= 0 else (shown,)
+            self.publishing.published[stored.id] = (*self.rounds.pause(stored, snap, shown, then), shown)
             return stored
         self.rounds.hands_out.pop(stored.id, None)  # no round's end waits to be dealt any more
         self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
