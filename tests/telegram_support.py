@@ -16,6 +16,7 @@ from bot.telegram.runner import TelegramRunner
 from testkit.fake_bot_api import TOKEN, FakeBotAPI
 
 KITCHEN = -1001  # the group of the shared ``api`` fixture (tests/conftest.py)
+HOOK = "https://bot.example.org/telegram/hook"  # the webhook address in-process workers are set to
 
 
 def picture(n: int, size: tuple[int, int] = (48, 32)) -> bytes:
@@ -44,6 +45,18 @@ def settings_for(server: FakeBotAPI, **overrides) -> Settings:
         values["telegram_global_per_second"] = 1000
     values.update(overrides)
     return Settings(_env_file=None, **values)
+
+
+def webhook_options(redis_url: str, **overrides) -> dict:
+    """The settings of one of several webhook workers behind one address, on a free port of 127.0.0.1, sharing
+    ``redis_url`` (plus ``overrides``): give each ``Worker`` of a test the same."""
+    return dict(
+        telegram_webhook_url=HOOK,
+        telegram_webhook_host="127.0.0.1",
+        telegram_webhook_port=0,
+        redis_url=redis_url,
+        **overrides,
+    )
 
 
 TABLE_BUTTONS = ((Button("Show my hand", "hand"), Button("Move", "move", style="primary")),)
@@ -144,9 +157,7 @@ async def webhook_worker() -> AsyncIterator[tuple[FakeBotAPI, Worker, str]]:
     api = FakeBotAPI()
     await api.start()
     try:
-        async with Worker(
-            api, telegram_webhook_url="https://bot.example.org/telegram/hook", telegram_webhook_port=0
-        ) as w:
+        async with Worker(api, telegram_webhook_url=HOOK, telegram_webhook_port=0) as w:
             address = w.runner.webhook_address
             assert address is not None and address.startswith("http://127.0.0.1:")
             yield api, w, address

@@ -13,7 +13,7 @@ from redis.asyncio import Redis
 
 from bot.port import Button, Chat, Message, Stale, User
 from testkit.fake_bot_api import FakeBotAPI
-from tests.telegram_support import Worker, picture
+from tests.telegram_support import Worker, picture, webhook_options
 
 RETIRED = "Your hand is shown again in a newer message."
 
@@ -28,12 +28,7 @@ async def two(redis_url):
     group = -(10**12) - rng.randrange(10**9)
     api.add_user(uid, "Ann")
     api.add_group(group, "Kitchen")
-    options = dict(
-        telegram_webhook_url="https://bot.example.org/telegram/hook",
-        telegram_webhook_host="127.0.0.1",
-        telegram_webhook_port=0,
-        redis_url=redis_url,
-    )
+    options = webhook_options(redis_url)
     try:
         async with Worker(api, **options) as w0, Worker(api, **options) as w1:
             yield api, w0.port, w1.port, User("telegram", str(uid), "Ann"), Chat("telegram", str(group))

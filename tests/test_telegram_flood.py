@@ -12,8 +12,8 @@ from bot.port import Chat, Message, Press, User
 from bot.telegram.coordination import LocalCoordinator, RedisCoordinator
 from testkit.fake_bot_api import FakeBotAPI, Limits
 from tests.telegram_support import KITCHEN as GROUP
-from tests.telegram_support import Worker, picture
-from tests.test_telegram_workers import HOOK, cleanup
+from tests.telegram_support import Worker, picture, webhook_options
+from tests.test_telegram_workers import cleanup
 
 PER_WINDOW = 3
 WINDOW = 3.0  # the real limit is 20 a minute; the window is shortened so that the test stays short
@@ -25,14 +25,8 @@ async def test_group_writes_are_timed_at_the_send_across_two_workers(redis_url):
     chat_id = -(10**12) - random.randrange(10**9)
     api.add_group(chat_id, "Kitchen")
     api.upload_delay["sendPhoto"] = 0.3
-    options = dict(
-        telegram_webhook_url=HOOK,
-        telegram_webhook_host="127.0.0.1",
-        telegram_webhook_port=0,
-        redis_url=redis_url,
-        telegram_edit_interval=1.0,
-        telegram_group_per_minute=PER_WINDOW,
-        telegram_group_window=WINDOW,
+    options = webhook_options(
+        redis_url, telegram_edit_interval=1.0, telegram_group_per_minute=PER_WINDOW, telegram_group_window=WINDOW
     )
     chat = Chat("telegram", str(chat_id))
     try:
@@ -79,14 +73,9 @@ async def test_two_workers_together_keep_the_bots_pace(redis_url):  # noqa: F811
     before, so two workers sent twice as many and Telegram answered 429 (seen as a bench run's retries)."""
     api = FakeBotAPI(limits=Limits(per_second=PACE))
     await api.start()
-    users = [api.add_user(700 + i, f"P{i}") for i in range(2 * PACE)]
-    options = dict(
-        telegram_webhook_url=HOOK,
-        telegram_webhook_host="127.0.0.1",
-        telegram_webhook_port=0,
-        redis_url=redis_url,
-        telegram_global_per_second=PACE,
-    )
+    first = 10**9 + random.randrange(10**9)  # people of their own: Redis is shared with other test runs
+    users = [api.add_user(first + i, f"P{i}") for i in range(2 * PACE)]
+    options = webhook_options(redis_url, telegram_global_per_second=PACE)
     try:
         async with Worker(api, **options) as w1, Worker(api, **options) as w2:
             sends = [
@@ -97,6 +86,8 @@ async def test_two_workers_together_keep_the_bots_pace(redis_url):  # noqa: F811
             await asyncio.gather(*sends)
     finally:
         await api.stop()
+        for u in users:
+            await cleanup(u.id)
     writes = [c for c in api.calls if c.method == "sendMessage"]
     assert [c.status for c in writes if not c.ok] == []  # not one 429
     received = sorted(c.at for c in writes)

@@ -10,10 +10,9 @@ import random
 from redis.asyncio import Redis
 
 from testkit.fake_bot_api import FakeBotAPI
-from tests.telegram_support import RecordingApp, Worker, picture
+from tests.telegram_support import HOOK, RecordingApp, Worker, picture, webhook_options
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-HOOK = "https://bot.example.org/telegram/hook"
 INTERVAL = 0.4
 
 
@@ -33,13 +32,7 @@ async def test_two_webhook_workers_one_chat(redis_url):
     ann, bob = api.add_user(11, "Ann"), api.add_user(12, "Bob")
     first = RecordingApp()
     second = first.twin()
-    options = dict(
-        telegram_webhook_url=HOOK,
-        telegram_webhook_host="127.0.0.1",
-        telegram_webhook_port=0,
-        redis_url=redis_url,
-        telegram_edit_interval=INTERVAL,
-    )
+    options = webhook_options(redis_url, telegram_edit_interval=INTERVAL)
     try:
         async with Worker(api, first, **options) as w1, Worker(api, second, **options) as w2:
             api.backends[HOOK] = [w1.runner.webhook_address, w2.runner.webhook_address]
