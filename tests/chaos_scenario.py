@@ -272,14 +272,26 @@ async def play(cluster: Cluster, long: bool, seed: int) -> dict[str, Any]:
     except TimeoutError:
         settled = False
     marks["settled"] = round(time.monotonic() - cluster.t0, 1)
-    if settled:  # the end is a quiet moment too, looked at after the killed worker's slots lapsed (even when the
-        # watcher already saw this same quiet moment before they did)
+
+    async def closing_look() -> None:
+        """The end is a quiet moment too, looked at after the killed worker's slots lapsed (even when the watcher
+        already saw this same quiet moment before they did)."""
         for _ in range(3):
             look = await watcher.look()
             if look is not None:
                 watcher.looks.append(look)
-                break
+                return
             await asyncio.sleep(QUIET)
+
+    if settled:
+        await closing_look()
+    if settled and long:  # the long run's groups are busy to its end, their windows full at every look: one more
+        # look once those windows passed and the group's waiting table edits went out
+        await asyncio.sleep(GROUP_WINDOW)
+        with contextlib.suppress(TimeoutError):
+            await api.settle(quiet=QUIET, timeout=TIMER + 15)
+        marks["windows_passed"] = round(time.monotonic() - cluster.t0, 1)
+        await closing_look()
     watching.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await watching
