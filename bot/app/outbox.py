@@ -32,10 +32,10 @@ Work = Callable[[], Awaitable[None]]
 class Outbox:
     def __init__(self) -> None:
         self._next: dict[Hashable, tuple[Work, list[asyncio.Event]]] = {}  # table lanes: newest unsent work
-        # chat lanes, and a table lane's kept work: in order, each with the events its running sets
-        self._queues: dict[Hashable, list[tuple[Work, list[asyncio.Event], float]]] = {}
+        self._queues: dict[Hashable, list[tuple[Work, asyncio.Event, float]]] = {}  # chat lanes: work in order
         self._lanes: dict[Hashable, asyncio.Task[None]] = {}
         self._since: dict[Hashable, float] = {}  # table lanes: when their oldest unsent work was queued (metrics)
+        self._kept_waiting: dict[asyncio.Event, list[asyncio.Event]] = {}  # kept work: the dropped work's waiters
 
     def replace(self, lane: Hashable, work: Work, *, keep: bool = False) -> asyncio.Event:
         """Queue ``work`` on a lane where only the newest unsent work counts. ``keep``: this work is shown even
@@ -45,7 +45,8 @@ class Outbox:
         _older, waiting = self._next.pop(lane, (None, [])) if keep else self._next.get(lane, (None, []))
         if keep:  # the older unsent work is dropped (this shows more), and this waits in order, never replaced
             queued = self._since.pop(lane, time.perf_counter())
-            self._queues.setdefault(lane, []).append((work, [*waiting, done], queued))
+            self._queues.setdefault(lane, []).append((work, done, queued))
+            self._kept_waiting.setdefault(done, waiting)
         else:
             self._next[lane] = (work, [*waiting, done])  # the older unsent work is dropped: this shows more
             self._since.setdefault(lane, time.perf_counter())
@@ -55,7 +56,7 @@ class Outbox:
     def append(self, lane: Hashable, work: Work) -> asyncio.Event:
         """Queue ``work`` after the lane's earlier work (sheets, announcements: each one is shown)."""
         done = asyncio.Event()
-        self._queues.setdefault(lane, []).append((work, [done], time.perf_counter()))
+        self._queues.setdefault(lane, []).append((work, done, time.perf_counter()))
         self._start(lane)
         return done
 
@@ -68,7 +69,8 @@ class Outbox:
         try:
             while True:
                 if self._queues.get(lane):  # in order: a chat's sheets, a table's kept work (before newer work)
-                    work, waiting, queued = self._queues[lane].pop(0)
+                    work, done, queued = self._queues[lane].pop(0)
+                    waiting = [*self._kept_waiting.pop(done, []), done]
                 elif lane in self._next:
                     work, waiting = self._next.pop(lane)
                     queued = self._since.pop(lane, time.perf_counter())

@@ -63,9 +63,10 @@ class Rounds:
         events: list[Event],
         *,
         notes: list[str] | None,
+        then: Callable[[], None],
     ) -> None:
-        """Show the finished round, and deal the next one to the group after the table's pause (the hands of the
-        next deal and the computer seats do not wait for this: ``pause``)."""
+        """Show the finished round, and deal the next one to the group and the hands after the table's pause
+        (``then`` runs after that: the computer seats may move)."""
         pause = self.ctx.pause_of(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
@@ -79,6 +80,7 @@ class Rounds:
                 await self.deal_pending(rec.id)
             else:
                 await self.deal(rec.id, lines)
+            then()
             return
         msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)
         ref = MessageRef.from_json(rec.message_ref)
@@ -92,14 +94,11 @@ class Rounds:
         await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
         self.lines[rec.id] = lines
 
-    def pause(
-        self, rec: TableRec, live: Live, shown: asyncio.Event, then: Callable[[], None]
-    ) -> tuple[asyncio.Event, ...]:
+    def pause(self, rec: TableRec, live: Live, shown: asyncio.Event, then: Callable[[], None]) -> asyncio.Event:
         """The finished round of ``rec`` (the state holding the next deal, ``live``) is queued to be shown
         (``shown`` is set once it is on view): the next deal's hands go out after the table's pause, not after the
         table's lane, which may wait for the group's window (a sheet and a table posted at an earlier round's
-        end), and then ``then`` runs (the computer seats may move). Returns what the press that ended the round
-        waits for besides ``shown``: the hands, when there is no pause (never the pause itself)."""
+        end). Returns an event set once those hands are out (at once without a pause)."""
         pause = self.ctx.pause_of(rec)
         if pause <= 0:
             out = self.publishing.queue_hands(rec, live)
@@ -108,7 +107,7 @@ class Rounds:
             out = asyncio.Event()
             self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec, live, pause, shown, out, then))
         self.hands_out[rec.id] = out
-        return (out,) if pause <= 0 else ()
+        return out
 
     @staticmethod
     async def _when_out(out: asyncio.Event, then: Callable[[], None]) -> None:
@@ -137,6 +136,7 @@ class Rounds:
             # in the table's lane (no table lock across platform I/O): a later move's table edit waits behind it,
             # or, if it replaced this work first, shows the deal itself (``Publishing.on_pending``)
             await self.ctx.outbox.replace(("table", table_id), lambda: self.deal_pending(table_id)).wait()
+            then()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -150,6 +150,11 @@ class Rounds:
         out = self.hands_out.get(table_id)
         if out is not None:
             await out.wait()
+            return
+        task = self.ctx.round_ends.get(table_id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
 
     async def resume(self, rec: TableRec) -> None:
         """After a restart: a round end that was still on view gets its next deal shown now."""

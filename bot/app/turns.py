@@ -277,11 +277,12 @@ class Turns:
             then = lambda: self.kick_if_computer(stored)  # noqa: E731
             shown = self.ctx.outbox.replace(
                 ("table", stored.id),
-                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes),
+                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
                 keep=True,  # the players may move on before the lane gets to it: its result is shown all the same
             )
             # the next deal's hands after the pause, whatever the group's window holds the table's lane for
-            self.publishing.published[stored.id] = (*self.rounds.pause(stored, snap, shown, then), shown)
+            hands = self.rounds.pause(stored, snap, shown, then)
+            self.publishing.published[stored.id] = (hands, shown) if self.ctx.pause_of(stored) <= 0 else (shown,)
             return stored
         self.rounds.hands_out.pop(stored.id, None)  # no round's end waits to be dealt any more
         self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
