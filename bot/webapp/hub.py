@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 from aiolimiter import AsyncLimiter
 
-from bot import payloads
+from bot import metrics, payloads
 from bot.app.lobby import VOTE_TTL
 from bot.frames import FrameQueue
 from bot.live import first_state, step
@@ -167,6 +167,7 @@ class Hub:
             import redis.asyncio as redis
 
             self._redis = redis.from_url(self.redis_url)
+            metrics.count_redis(self._redis, "webapp")
             self._admit = self._redis.register_script(ADMIT)
             self._tasks.append(asyncio.create_task(self._redis_loop()))
             self._tasks.append(asyncio.create_task(self._renew_loop()))
