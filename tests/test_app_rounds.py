@@ -44,8 +44,7 @@ async def play_until_round_ends(world: World, humans: list[str], table_id: int =
     by_id = {world.users[n].user.id: world.users[n] for n in humans}
     first = None
     for presses in range(400):
-        for _ in range(3):  # let a round's end begin its pause
-            await asyncio.sleep(0)
+        await world.app.ctx.showing.kept_shown(("table", table_id))  # a round's end is on view (its pause began)
         rec = await world.app.storage.table(table_id)
         live = await world.app.live(rec)
         first = first or live.state.view(None)["round"]

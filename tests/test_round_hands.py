@@ -43,7 +43,7 @@ def current_buttons(api: FakeBotAPI, player: Player, version: int) -> list[str]:
 
 
 @pytest.mark.parametrize("pause", [0.0, 1.0], ids=["no pause", "a pause"])
-@pytest.mark.parametrize("against", ["Bob"])  # with a computer it stalls at times (issue 36 note)
+@pytest.mark.parametrize("against", ["Bob", "a computer"])
 @pytest.mark.limits(Limits(per_group_minute=3, group_window=WINDOW))
 async def test_the_next_deals_hands_go_out_while_the_group_waits_for_its_window(
     api, tmp_path, pause, against, monkeypatch

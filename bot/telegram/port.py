@@ -201,6 +201,15 @@ class TelegramPort:
             await self.flood.done(ref.chat_id, used=False)
         return fresh
 
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        """What the message (followed through its re-posts) shows, by the coordinator's record: no write slot."""
+        for _ in range(8):
+            moved = await self.coordinator.get("moved:" + key_of(ref))
+            if not moved:
+                break
+            ref = replace(ref, message_id=moved)
+        return written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+
     async def _record(self, ref: MessageRef, msg: Message, version: int | None) -> None:
         held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
         await self.coordinator.put("held:" + key_of(ref), written.pack(*written.newer(held, msg, version)))
