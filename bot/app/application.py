@@ -100,6 +100,10 @@ class Application:
         self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements, self.seasons)
         self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
         self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
+        # the few things a lower service tells a higher one, wired here (no service sets a hook on another)
+        self.publishing.on_final = self.achievements.final_lines  # a final sheet's lines of what each one earned
+        self.turns.on_solo_end = self.daily.round_done  # a daily attempt's round ended: counted and shown
+        self.lobby.on_open = self.notify.table_opened  # a table opened: its subscribers are told
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         lobby, turns, info = self.lobby, self.turns, self.info

@@ -205,7 +205,9 @@ class Context:
                 live = replay(rec, moves, self.core_options(rec))
         else:
             live = replay(rec, moves, self.core_options(rec))
-        self.live_tables[rec.id] = live
+        newest = self.live_tables.get(rec.id)  # (read again: another task may have cached a newer one meanwhile)
+        if newest is None or newest.version <= live.version:  # an older row never takes the cache back
+            self.live_tables[rec.id] = live
         return live
 
     def begin_pause(self, table_id: int, seconds: float) -> None:

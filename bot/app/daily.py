@@ -61,7 +61,6 @@ class Daily:
         self.turns = turns
         self.lobby = lobby
         self.key: bytes | None = None  # keys the day's seeds (``bot.keys.DAILY_SEED``), when the bot has a secret
-        turns.on_solo_end = self.round_done
 
     # ---- commands and buttons ------------------------------------------------------------------------------
     async def cmd_daily(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
