@@ -28,10 +28,11 @@ from typing import Any
 from bot import metrics, solo, texts
 from bot.app.outbox import Outbox
 from bot.app.showing import Showing
-from bot.live import Live, catch_up, replay
+from bot.live import Live, catch_up, replay, state_at
 from bot.port import Answering, Chat, Port, Press, Sharded, User
 from bot.storage import ChatRec, NotFound, Reach, Storage, TableRec, UserRec
 from bot.storage.integrity import core_options
+from core.base import GameState
 from core.i18n import t
 
 log = logging.getLogger(__name__)
@@ -209,6 +210,13 @@ class Context:
         if newest is None or newest.version <= live.version:  # an older row never takes the cache back
             self.live_tables[rec.id] = live
         return live
+
+    async def state_at(self, rec: TableRec, version: int) -> GameState:
+        """The table's state at ``version`` (the record's own, or an older one replayed from the move log): the
+        one replayer of "the table at version v" (``bot.live``), for the chat and the web table alike."""
+        if version == rec.version:
+            return (await self.live(rec)).state
+        return state_at(rec, await self.storage.moves(rec.id), self.core_options(rec), version)
 
     def begin_pause(self, table_id: int, seconds: float) -> None:
         """A table's finished round is on view for ``seconds``: its next deal is shown after (``pause_over``)."""
