@@ -164,7 +164,7 @@ async def test_a_restart_during_the_pause_shows_the_next_deal(tmp_path):
         table = world.table_message()
         assert table is not first and world.group()[-1] is table and table.buttons()
         rec = await world.app.storage.table(1)
-        assert "deal_pending" not in rec.message_ref and rec.message_ref["message_id"] == table.id
+        assert rec.deal_pending is None and rec.message_ref["message_id"] == table.id
         assert await hand_to_play(world)
     finally:
         gate.open.set()

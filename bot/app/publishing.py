@@ -46,8 +46,6 @@ log = logging.getLogger(__name__)
 REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
 HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
 LOBBY_DONE = 2**31 - 1  # the version of a lobby message's last words (started, closed): no lobby refresh passes it
-PENDING = "deal_pending"  # the key of a table's message reference while its finished round is on view
-DEALING = "deal_showing"  # ... while one worker posts the next deal's table (its clock's epoch seconds)
 DEAL_LEASE = 60.0  # seconds after which a worker's unfinished posting of a deal is taken over by another
 ANEW_ATTEMPTS = 3  # a hand shown anew, read again from storage when the old message shows a newer version
 
@@ -278,10 +276,10 @@ class Publishing:
         if through_pause or not self.ctx.pausing(table_id):
             await self.ctx.showing.shown(("hands", table_id), version)
 
-    def deal_lapsed(self, ref: dict[str, Any]) -> bool:
+    def deal_lapsed(self, rec: TableRec) -> bool:
         """A worker began to post a deal and has not finished within ``DEAL_LEASE`` (it died): take it over."""
-        started = ref.get(DEALING)
-        return isinstance(started, int | float) and self.ctx.clock().timestamp() - started > DEAL_LEASE
+        started = rec.dealing_at
+        return started is not None and self.ctx.clock().timestamp() - started > DEAL_LEASE
 
     def later(self, chat: ChatRec, msg: Message) -> None:
         """Post a message in the chat after its queued sheets and announcements, without waiting for it."""

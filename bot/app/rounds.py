@@ -27,7 +27,7 @@ from typing import Any
 from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import DEALING, HELD, PENDING, REMATCH_OF, Publishing
+from bot.app.publishing import DEAL_LEASE, HELD, REMATCH_OF, Publishing
 from bot.live import Live
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -73,7 +73,7 @@ class Rounds:
         names = self.publishing.names(rec, lang)
         lines = messages.sentences(rec.game, events, lang, names)
         fresh = await self.ctx.storage.table(rec.id)
-        if isinstance(fresh.message_ref, dict) and PENDING in fresh.message_ref:
+        if fresh.deal_pending is not None and fresh.dealing_at is None:
             await self.deal_pending(rec.id)  # an earlier round still on view (the players moved on): its sheet first
             fresh = await self.ctx.storage.table(rec.id)
         ref = fresh.message_ref
@@ -90,7 +90,7 @@ class Rounds:
             ref = shown.to_json()
         if isinstance(ref, dict):  # marked, so that no other worker edits it meanwhile
             self.lines[rec.id] = lines
-            await self.ctx.storage.set_message_ref(rec.id, {**ref, PENDING: rec.version})
+            await self.ctx.storage.mark_deal(rec.id, rec.version, ref)
 
     async def show_table(self, table_id: int) -> int | None:
         """The table lane's drawing (``bot.app.showing``): the next deal when a finished round is on view (once
@@ -98,9 +98,8 @@ class Rounds:
         rec = await self.ctx.storage.table(table_id)
         if rec.state is None:
             return None
-        ref = rec.message_ref
-        if isinstance(ref, dict) and (PENDING in ref or DEALING in ref):
-            if PENDING not in ref and not self.publishing.deal_lapsed(ref):
+        if rec.deal_pending is not None:
+            if rec.dealing_at is not None and not self.publishing.deal_lapsed(rec):
                 return rec.version  # another worker posts the next deal: it shows the newest move when done
             await self.ctx.pause_over(table_id)
             return await self.deal_pending(table_id)
@@ -109,8 +108,7 @@ class Rounds:
     async def resume(self, rec: TableRec) -> None:
         """After a restart: the table's messages show its current version (a round end that was still on view
         gets its next deal shown now; a deal whose poster died is taken over)."""
-        ref = rec.message_ref
-        if isinstance(ref, dict) and DEALING in ref:  # the worker that posted it died: taken over now
+        if rec.dealing_at is not None:  # the worker that posted it died: taken over now
             await self.deal_pending(rec.id, taking_over=True)
         self.publishing.show_current(rec.id, rec.version)
 
@@ -118,18 +116,10 @@ class Rounds:
         """The next deal of a table whose finished round is on view, by the one worker that claims it (a
         compare-and-set on the message reference); nothing when it was shown already or another worker shows it.
         Returns the version shown."""
-        rec = await self.ctx.storage.table(table_id)
-        ref = rec.message_ref
-        if not isinstance(ref, dict):
-            return rec.version
-        lapsed = DEALING in ref and (taking_over or self.publishing.deal_lapsed(ref))
-        if PENDING not in ref and not lapsed:
-            return rec.version
-        claimed = {k: v for k, v in ref.items() if k not in (PENDING, DEALING)}
-        claimed[DEALING] = self.ctx.clock().timestamp()
-        if await self.ctx.storage.swap_message_ref(table_id, ref, claimed):
+        now = self.ctx.clock().timestamp()
+        if await self.ctx.storage.claim_deal(table_id, now, 0.0 if taking_over else DEAL_LEASE):
             return await self.deal(table_id, self.lines.pop(table_id, None))
-        return rec.version
+        return (await self.ctx.storage.table(table_id)).version
 
     async def ended_message(
         self, rec: TableRec, view: dict[str, Any], lines: list[str], lang: str, pause: float
@@ -148,6 +138,7 @@ class Rounds:
         rec = await self.ctx.storage.table(table_id)
         if rec.status != PLAYING or rec.broken:
             self.lines.pop(table_id, None)
+            await self.ctx.storage.deal_shown(table_id, rec.message_ref)  # no deal to show any more
             return None if rec.state is None else await self.publishing.show_table(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
@@ -166,7 +157,7 @@ class Rounds:
         # sheet just above it
         table = await self.publishing.table_msg(rec, live, lang)
         new = await port.send_public(self.ctx.chat_value(chat), table, version=rec.version)
-        await self.ctx.storage.set_message_ref(rec.id, new.to_json())
+        await self.ctx.storage.deal_shown(rec.id, new.to_json())
         latest = await self.ctx.storage.table(table_id)
         if latest.status == PLAYING and latest.version != rec.version:  # moves stored meanwhile by another worker
             again = await self.publishing.table_msg(latest, await self.ctx.live(latest), lang)
