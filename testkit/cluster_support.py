@@ -8,7 +8,8 @@ delivered again).
   everything to one worker (a regression test that needs "the other worker"); ``kill_after_accept`` SIGKILLs a
   worker right after it has accepted an update (answered 200), before it could have handled it.
 * ``WorkerProcess``: one ``python -m bot`` with its own webhook port; ``kill()`` (SIGKILL), ``start()`` again.
-* ``Cluster``: all of it, as an async context manager; ``storage`` reads the same database from the test.
+* ``Cluster``: all of it, as an async context manager; ``storage`` reads the same database from the test;
+  ``counters`` sums a counter of every worker's ``/metrics`` (each worker serves them on its own ``METRICS_PORT``).
 * Players act through the fake API (``press_kind`` finds a button by its payload kind); ``open_table`` opens
   a table through the lobby buttons like a host does.
 """
@@ -31,6 +32,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot import payloads
 from bot.storage import Storage
@@ -196,12 +198,26 @@ class Balancer:
 
 
 # ------------------------------------------------------------------------------------------------ workers
+@dataclass(frozen=True)
+class Counted:
+    """A counter of the workers' ``/metrics``: its sample name and the labels a sample must have (the others are
+    summed over)."""
+
+    name: str
+    labels: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(cls, name: str, **labels: str) -> Counted:
+        return cls(name, frozenset(labels.items()))
+
+
 @dataclass
 class WorkerProcess:
     index: int
     env: dict[str, str]
     port: int
     log_path: Path
+    metrics_port: int = 0
     proc: asyncio.subprocess.Process | None = None
     starts: int = 0
     kills: int = 0
@@ -213,6 +229,22 @@ class WorkerProcess:
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
+
+    async def counters(self, wanted: tuple[Counted, ...]) -> dict[Counted, float]:
+        """These counters of the worker's ``/metrics`` (``tablebot_…_total``), each summed over the samples whose
+        labels include its own."""
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session,
+            session.get(f"http://127.0.0.1:{self.metrics_port}/metrics") as resp,
+        ):
+            text = await resp.text()
+        out = dict.fromkeys(wanted, 0.0)
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                for counted in wanted:
+                    if sample.name == counted.name and counted.labels <= set(sample.labels.items()):
+                        out[counted] += sample.value
+        return out
 
     async def start(self) -> None:
         self.starts += 1
@@ -316,9 +348,9 @@ class Cluster:
             base["ROUND_PAUSE"] = str(self.round_pause)
         self.storage = await Storage.open(self.db_url)  # migrated once here, before any worker starts
         for i in range(self.workers_count):
-            port = free_port()
-            env = dict(base, TELEGRAM_WEBHOOK_PORT=str(port))
-            self.workers.append(WorkerProcess(i, env, port, self.tmp / f"worker{i}.log"))
+            port, metrics_port = free_port(), free_port()
+            env = dict(base, TELEGRAM_WEBHOOK_PORT=str(port), METRICS_PORT=str(metrics_port))
+            self.workers.append(WorkerProcess(i, env, port, self.tmp / f"worker{i}.log", metrics_port))
         self.balancer.workers = self.workers
         await asyncio.gather(*(w.start() for w in self.workers))
         await asyncio.gather(*(w.wait_listening() for w in self.workers))
@@ -344,6 +376,11 @@ class Cluster:
 
     def logs(self) -> str:
         return "\n".join(w.log() for w in self.workers)
+
+    async def counters(self, *wanted: Counted) -> dict[Counted, float]:
+        """These counters summed over the live workers (a worker's count starts again at its restart)."""
+        found = await asyncio.gather(*(w.counters(wanted) for w in self.workers if w.alive))
+        return {counted: sum(f[counted] for f in found) for counted in wanted}
 
     # ---------------------------------------------------------------------------------------- playing
     def buttons(self, shown: Shown, kind: str) -> list[tuple[str, payloads.Payload]]:
@@ -419,4 +456,4 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-__all__ = ["Cluster", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
+__all__ = ["Cluster", "Counted", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
