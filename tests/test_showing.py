@@ -193,3 +193,38 @@ async def test_a_rounds_end_then_a_next_deal_reach_everyone_with_a_computer_seat
         await assert_everyone_current(world)
     finally:
         await world.app.close()
+
+
+async def test_a_move_stored_while_the_computer_driver_looks_gives_the_computer_its_turn(tmp_path, monkeypatch):
+    """The computer's driver reads the table (a person's turn: it is about to end) when that person's move is
+    stored and kicks it: the driver, still running, must look once more. Before, the kick found it running and did
+    nothing, the driver ended on its old look, and the computer never moved: the person waited without buttons
+    (issue 40's "nobody moves" at a new deal, seen 1 run in 4)."""
+    world = await make_world(db_path(tmp_path))
+    try:
+        await open_table(world, "deberts", ["Ann"], ["normal"], 2)
+        await world.app.idle()
+        assert await to_act(world) == "Ann"
+        app = world.app
+        real = app.ctx.storage.table
+        looking, go_on = asyncio.Event(), asyncio.Event()
+
+        async def slow_look(table_id: int):
+            rec = await real(table_id)
+            if asyncio.current_task() is app.ctx.drivers.get(table_id) and not go_on.is_set():
+                looking.set()  # the driver has read the table: Ann's turn
+                await go_on.wait()
+            return rec
+
+        monkeypatch.setattr(app.ctx.storage, "table", slow_look)
+        app.turns.kick(1)
+        await looking.wait()
+        before = await version(world)
+        await play_one(world, 3)  # Ann's move: the computer's turn now, and a kick
+        assert await version(world) == before + 1
+        go_on.set()
+        await app.idle()
+        assert await version(world) > before + 1 or await to_act(world) == "Ann"  # the computer moved
+        assert await to_act(world) in ("Ann", None)
+    finally:
+        await world.app.close()

@@ -5,5 +5,5 @@
 # Prints pytest's summary: "N passed" is the count of runs in which every deal reached a person in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUND_HANDS_REPEAT="${1:-100}" exec .venv/bin/python -m pytest -n 2 -q -p no:randomly -p no:cacheprovider \
-  tests/test_round_hands.py -k "computer" -o addopts=""
+ROUND_HANDS_REPEAT="${1:-100}" exec .venv/bin/python -m pytest -n 2 -q -p no:cacheprovider \
+  tests/test_round_hands.py -k "computer"

@@ -106,8 +106,11 @@ class Rounds:
         return await self.publishing.show_table(rec)
 
     async def resume(self, rec: TableRec) -> None:
-        """After a restart: the table's messages show its current version (a round end that was still on view
-        gets its next deal shown now; a deal whose poster died is taken over)."""
+        """After a restart: a round end that was still on view gets its next deal shown now, table and hands (a
+        deal whose poster died is taken over). Any other table is shown as it is until its next move: its
+        messages show what they showed (a port that keeps its records in memory would only write them again)."""
+        if rec.deal_pending is None:
+            return
         if rec.dealing_at is not None:  # the worker that posted it died: taken over now
             await self.deal_pending(rec.id, taking_over=True)
         self.publishing.show_current(rec.id, rec.version)

@@ -50,7 +50,8 @@ class Turns:
         self.people = people
         self.publishing = publishing
         self.rounds = rounds
-        # a daily attempt's round ended (``bot.app.daily`` sets it): its result is counted and shown
+        self.kicks: dict[int, int] = {}  # table -> kicks of its computer driver (one more look before it ends)
+        # a daily attempt's round ended (wired by the application): its result is counted and shown
         self.on_solo_end: Callable[[TableRec, GameState], Awaitable[None]] | None = None
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
@@ -306,7 +307,9 @@ class Turns:
         return rows
 
     def kick(self, table_id: int) -> None:
-        """Make sure a computer seat whose turn it is gets to move (one driver per table in this process)."""
+        """Make sure a computer seat whose turn it is gets to move (one driver per table in this process). A driver
+        still running looks at the table once more before it ends (it may have read it before this kick's move)."""
+        self.kicks[table_id] = self.kicks.get(table_id, 0) + 1
         task = self.ctx.drivers.get(table_id)
         if task is not None and not task.done():
             return
@@ -315,15 +318,17 @@ class Turns:
     async def drive(self, table_id: int) -> None:
         try:
             while True:
+                kicked = self.kicks.get(table_id, 0)
                 rec = await self.ctx.storage.table(table_id)
                 if rec.status != PLAYING or rec.broken:
                     return
                 live = await self.ctx.live(rec)
                 seat = live.state.to_act
-                if seat is None:
-                    return
-                seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+                seat_rec = next((s for s in rec.seats if s.seat == seat), None) if seat is not None else None
                 if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
+                    if self.kicks.get(table_id, 0) != kicked:
+                        continue  # kicked meanwhile: a move stored after this look may give a computer the turn
+                    self.kicks.pop(table_id, None)
                     return
                 # the people hold the hands of this version (after a round's pause: the next deal's), whatever the
                 # group's window holds the table message for
