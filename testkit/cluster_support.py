@@ -9,7 +9,8 @@ delivered again).
   worker right after it has accepted an update (answered 200), before it could have handled it.
 * ``WorkerProcess``: one ``python -m bot`` with its own webhook port; ``kill()`` (SIGKILL), ``start()`` again.
 * ``Cluster``: all of it, as an async context manager; ``storage`` reads the same database from the test;
-  ``counters`` sums a counter of every worker's ``/metrics`` (each worker serves them on its own ``METRICS_PORT``).
+  ``samples`` reads every worker's ``/metrics`` (each serves them on its own ``METRICS_PORT``), ``Counted`` and
+  ``by_label`` sum them.
 * Players act through the fake API (``press_kind`` finds a button by its payload kind); ``open_table`` opens
   a table through the lobby buttons like a host does.
 """
@@ -198,6 +199,9 @@ class Balancer:
 
 
 # ------------------------------------------------------------------------------------------------ workers
+Sample = tuple[str, dict[str, str], float]  # a /metrics sample: name, labels, value
+
+
 @dataclass(frozen=True)
 class Counted:
     """A counter of the workers' ``/metrics``: its sample name and the labels a sample must have (the others are
@@ -209,6 +213,19 @@ class Counted:
     @classmethod
     def of(cls, name: str, **labels: str) -> Counted:
         return cls(name, frozenset(labels.items()))
+
+    def total(self, samples: list[Sample]) -> float:
+        """The sum of the samples (``Cluster.samples``) of this name that have these labels."""
+        return sum(v for name, labels, v in samples if name == self.name and self.labels <= set(labels.items()))
+
+
+def by_label(samples: list[Sample], name: str, label: str) -> dict[str, float]:
+    """The samples of ``name`` summed for each value of one of their labels (``command``: GET, SET, …)."""
+    out: dict[str, float] = {}
+    for sample, labels, value in samples:
+        if sample == name and label in labels:
+            out[labels[label]] = out.get(labels[label], 0.0) + value
+    return out
 
 
 @dataclass
@@ -230,21 +247,14 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
-    async def counters(self, wanted: tuple[Counted, ...]) -> dict[Counted, float]:
-        """These counters of the worker's ``/metrics`` (``tablebot_…_total``), each summed over the samples whose
-        labels include its own."""
+    async def samples(self) -> list[Sample]:
+        """Every sample of the worker's ``/metrics``: its name, labels and value."""
         async with (
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session,
             session.get(f"http://127.0.0.1:{self.metrics_port}/metrics") as resp,
         ):
             text = await resp.text()
-        out = dict.fromkeys(wanted, 0.0)
-        for family in text_string_to_metric_families(text):
-            for sample in family.samples:
-                for counted in wanted:
-                    if sample.name == counted.name and counted.labels <= set(sample.labels.items()):
-                        out[counted] += sample.value
-        return out
+        return [(s.name, s.labels, s.value) for family in text_string_to_metric_families(text) for s in family.samples]
 
     async def start(self) -> None:
         self.starts += 1
@@ -377,10 +387,10 @@ class Cluster:
     def logs(self) -> str:
         return "\n".join(w.log() for w in self.workers)
 
-    async def counters(self, *wanted: Counted) -> dict[Counted, float]:
-        """These counters summed over the live workers (a worker's count starts again at its restart)."""
-        found = await asyncio.gather(*(w.counters(wanted) for w in self.workers if w.alive))
-        return {counted: sum(f[counted] for f in found) for counted in wanted}
+    async def samples(self) -> list[Sample]:
+        """The samples of every live worker's ``/metrics`` (a worker's counts start again at its restart)."""
+        found = await asyncio.gather(*(w.samples() for w in self.workers if w.alive))
+        return [sample for samples in found for sample in samples]
 
     # ---------------------------------------------------------------------------------------- playing
     def buttons(self, shown: Shown, kind: str) -> list[tuple[str, payloads.Payload]]:
@@ -456,4 +466,4 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-__all__ = ["Cluster", "Counted", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
+__all__ = ["Cluster", "Counted", "by_label", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]

@@ -30,7 +30,7 @@ async def test_redis_commands_and_round_trips_are_counted_as_redis_sees_them(red
         multi = sample("tablebot_redis_commands_total", client="telegram", command="MULTI")
         await coordinator.put("k", "v")  # SET: one command, one round trip
         assert await coordinator.get("k") == "v"  # GET
-        assert await coordinator.bump("n") == 1  # MULTI, INCR, EXPIRE, EXEC in one round trip
+        assert await coordinator.bump("n") == 1  # MULTI, INCRBY, EXPIRE, EXEC in one round trip
         assert sample("tablebot_redis_commands_total", client="telegram") - commands == 6
         assert sample("tablebot_redis_commands_total", client="telegram", command="MULTI") - multi == 1
         assert sample("tablebot_redis_round_trips_total", client="telegram") - trips == 3
