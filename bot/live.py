@@ -65,6 +65,16 @@ def first_state(game: str, players: int, options: dict, seed: str) -> tuple[Game
     return state, events
 
 
+def state_at(rec: TableRec, moves: list[MoveRec], core_options: dict, version: int) -> GameState:
+    """The table's state at ``version`` (at most the record's), replayed from its first deal through its log."""
+    state, _ = first_state(rec.game, rec.players, core_options, rec.seed)
+    for mv in moves:
+        if mv.seq > version:
+            break
+        state = step(state, Action.from_json(mv.action))[0]
+    return state
+
+
 def replay(rec: TableRec, moves: list[MoveRec], core_options: dict) -> Live:
     """Rebuild the events of a table from its log; the state itself is taken from the database row."""
     state, events = first_state(rec.game, rec.players, core_options, rec.seed)

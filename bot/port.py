@@ -168,13 +168,15 @@ class Document:
 @dataclass(frozen=True, slots=True)
 class Message:
     """One outgoing message: text (a caption when there is a picture), an optional JPEG picture, an
-    optional file, and rows of buttons."""
+    optional file, and rows of buttons. ``key``: what it shows, said by its sender (a hand: the seat's hand and
+    choices), so that a port can tell it is no news without comparing its picture (``bot.written``)."""
 
     text: str
     image: bytes | None = None
     image_name: str = "picture.jpg"
     document: Document | None = None
     buttons: tuple[tuple[Button, ...], ...] = ()
+    key: str | None = None
 
     def all_buttons(self) -> list[Button]:
         return [b for row in self.buttons for b in row]
@@ -305,6 +307,12 @@ class Port(Protocol):
     ) -> MessageRef:
         """Replace a private message in place (or show it again); raises ``Unreachable`` / ``MessageGone``, and
         ``Stale`` when it already shows a newer ``version``; content it already shows is not sent again."""
+        ...
+
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        """What the message ``ref`` (or the one that shows it anew) shows by its record (``bot.written``): the
+        table version and fingerprint; ``(None, "")`` when nothing is recorded. Read without any write slot: the
+        application asks it to leave alone a hand that shows its content already, without drawing it."""
         ...
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:

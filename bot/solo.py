@@ -93,6 +93,10 @@ class PrivateRoute:
     ) -> MessageRef:
         return await self.inner.edit_private(user, ref, msg, version=version)
 
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        record_of = getattr(self.inner, "record_of", None)
+        return (None, "") if record_of is None else await record_of(ref)
+
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
         await self.inner.answer(press, text, alert=alert)
 

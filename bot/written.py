@@ -20,8 +20,16 @@ from bot.port import Message, Stale
 MOVES_FOLLOWED = 8  # forwards followed at most (a hand shown anew many times in a row)
 
 
+def keyed(key: str) -> str:
+    """The fingerprint of a message whose sender said what it shows (``Message.key``)."""
+    return "k" + key
+
+
 def fingerprint(msg: Message) -> str:
-    """What a message shows: its text, picture, file and buttons (an edit to the same fingerprint changes nothing)."""
+    """What a message shows: its key when its sender gave one, else its text, picture, file and buttons (an edit
+    to the same fingerprint changes nothing)."""
+    if msg.key is not None:
+        return keyed(msg.key)
     h = hashlib.blake2b(digest_size=10)
     h.update(msg.text.encode())
     h.update(b"\0" + (hashlib.blake2b(msg.image, digest_size=10).digest() if msg.image else b""))
@@ -87,6 +95,10 @@ class Written:
         if not fresh:
             self.unchanged += 1
         return fresh
+
+    def of(self, key: str) -> tuple[int | None, str]:
+        """What the message ``key`` (followed through its forwards) shows: (version, fingerprint)."""
+        return self.held.get(self.current(key), (None, ""))
 
     def record(self, key: str, msg: Message, version: int | None) -> None:
         self.held[key] = newer(self.held.get(key, (None, "")), msg, version)

@@ -133,6 +133,9 @@ class FakePort:
         self._replaced(old, mid, msg, version, retired)
         return MessageRef(self.platform, chat_id, mid)
 
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        return self.written.of(ref.message_id)
+
     async def edit_private(
         self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
     ) -> MessageRef:

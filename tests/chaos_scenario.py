@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import messages, payloads, texts
-from bot.app.publishing import DEALING, PENDING, Publishing
+from bot.app.publishing import Publishing
 from bot.live import replay
 from bot.storage.integrity import core_options
 from bot.telegram.coordination import SLOT_LEASE
@@ -154,8 +154,7 @@ class Watcher:
             if not spec.table_id:
                 continue
             rec = await st.table(spec.table_id)
-            ref = rec.message_ref
-            if rec.status != "playing" or not isinstance(ref, dict) or PENDING in ref or DEALING in ref:
+            if rec.status != "playing" or not isinstance(rec.message_ref, dict) or rec.deal_pending is not None:
                 continue  # finished, or a round's end on view (its pause)
             moves = await st.moves(spec.table_id)
             live = replay(rec, moves, core_options(rec.game, rec.options))

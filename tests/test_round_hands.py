@@ -12,6 +12,7 @@ deal's table, with a pause after each round and without."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from typing import Any
 
@@ -29,6 +30,8 @@ from tests.telegram_support import KITCHEN as GROUP
 
 WINDOW = 45.0  # seconds the group's window holds its writes: longer than the test plays, and than a stall it finds
 STALL = 20.0  # seconds the player to act may be left without buttons before the test calls it a stall
+# runs of each variant (``tools/repeat_round_hands.sh`` sets it to run them many times; CI runs each once)
+REPEAT = range(int(os.environ.get("ROUND_HANDS_REPEAT", "1")))
 
 
 async def nothing() -> None:
@@ -42,11 +45,12 @@ def current_buttons(api: FakeBotAPI, player: Player, version: int) -> list[str]:
     return []
 
 
+@pytest.mark.parametrize("run", REPEAT)
 @pytest.mark.parametrize("pause", [0.0, 1.0], ids=["no pause", "a pause"])
-@pytest.mark.parametrize("against", ["Bob"])  # with a computer it stalls at times (issue 36 note)
+@pytest.mark.parametrize("against", ["Bob", "a computer"])
 @pytest.mark.limits(Limits(per_group_minute=3, group_window=WINDOW))
 async def test_the_next_deals_hands_go_out_while_the_group_waits_for_its_window(
-    api, tmp_path, pause, against, monkeypatch
+    api, tmp_path, pause, against, monkeypatch, run
 ):
     # the group writes still queued when the test ends wait for the window: the closing waits are cut by name
     monkeypatch.setattr("bot.app.application.CLOSE_WAIT", 0.5)

@@ -192,6 +192,34 @@ async def test_chat_guilds_go_down_and_come_back(db_url: str):
         await st.close()
 
 
+async def test_a_pending_deal_marked_in_the_message_reference_is_carried_into_its_columns(db_url: str):
+    """0010_table_deal: a finished round on view, marked by an older release inside ``message_ref``, becomes the
+    table's ``deal_pending`` (and a claim its ``dealing_at``); the reference keeps where the message is only. It
+    downgrades (the columns go) and upgrades again."""
+    st = await Storage.open(db_url)
+    try:
+        table, _state = await setup_table(st, "kozel", 2, seed="mig-10")
+        other, _ = await setup_table(st, "kozel", 2, seed="mig-10b", chat="-other")
+        await _down_to(st, "0009_chat_guild")
+        where = {"platform": "telegram", "chat_id": "-1", "message_id": "7"}
+        await st.set_message_ref(table.id, {**where, "deal_pending": 3})
+        await st.set_message_ref(other.id, {**where, "chat_id": "-2", "deal_showing": 1234.5})
+        await st.migrate()
+        rec = await st.table(table.id)
+        assert (rec.deal_pending, rec.dealing_at, rec.message_ref) == (3, None, where)
+        rec = await st.table(other.id)
+        assert (rec.deal_pending, rec.dealing_at) == (other.version, 1234.5)
+        assert rec.message_ref == {**where, "chat_id": "-2"}
+        await _down_to(st, "0009_chat_guild")
+        async with st.engine.connect() as conn:
+            columns = await conn.run_sync(lambda c: [col["name"] for col in inspect(c).get_columns("game_tables")])
+        assert "deal_pending" not in columns and "message_ref" in columns
+        await st.migrate()
+        assert (await st.verify(table.id)).broken is None
+    finally:
+        await st.close()
+
+
 async def _down_to(st: Storage, revision: str) -> list[str]:
     """Downgrade to ``revision``; the names of the tables left."""
     async with st._write() as conn:

@@ -219,22 +219,26 @@ async def test_the_press_that_stored_a_move_is_known_to_every_worker(db_url: str
 
 # ---- finding 3: invitations live in the database --------------------------------------------------------
 async def test_the_next_deal_is_claimed_by_one_worker_of_several(db_url: str):
-    """``swap_message_ref``: a compare-and-set of the table message's reference; of workers that race to post a
-    round's next deal, exactly one wins (issue 27 point 1 under several workers)."""
+    """``claim_deal``: of workers that race to post a round's next deal, exactly one wins (issue 27 point 1 under
+    several workers); a claim older than the lease is taken over (its worker died); once shown, none is pending."""
     stores = [await Storage.open(db_url)] + [await Storage.open(db_url, migrate=False) for _ in range(3)]
     try:
         table, _ = await setup_table(stores[0], "kozel", 2, seed="claim-1", chat="-claim")
-        pending = {"platform": "telegram", "chat_id": "-claim", "message_id": "7", "deal_pending": 3}
-        await stores[0].set_message_ref(table.id, pending)
-        claims = [{**pending, "deal_showing": float(i)} for i in range(4)]
-        won = await asyncio.gather(*(st.swap_message_ref(table.id, pending, c) for st, c in zip(stores, claims)))
+        ref = {"platform": "telegram", "chat_id": "-claim", "message_id": "7"}
+        assert not await stores[0].claim_deal(table.id, 100.0, 60.0)  # nothing pending
+        await stores[0].mark_deal(table.id, 3, ref)
+        won = await asyncio.gather(*(st.claim_deal(table.id, 100.0 + i, 60.0) for i, st in enumerate(stores)))
         assert sorted(won) == [False, False, False, True]
-        winner = claims[won.index(True)]
-        assert (await stores[1].table(table.id)).message_ref == winner
-        assert not await stores[2].swap_message_ref(table.id, pending, None)  # it changed: nothing written
-        assert (await stores[3].table(table.id)).message_ref == winner
+        rec = await stores[1].table(table.id)
+        assert rec.deal_pending == 3 and rec.dealing_at == 100.0 + won.index(True) and rec.message_ref == ref
+        assert not await stores[2].claim_deal(table.id, 150.0, 60.0)  # claimed, within the lease
+        assert await stores[3].claim_deal(table.id, 200.0, 60.0)  # that worker died: taken over
+        new = {**ref, "message_id": "8"}
+        await stores[0].deal_shown(table.id, new)
+        rec = await stores[2].table(table.id)
+        assert (rec.deal_pending, rec.dealing_at, rec.message_ref) == (None, None, new)
         with pytest.raises(NotFound):
-            await stores[0].swap_message_ref(table.id + 1000, None, pending)
+            await stores[0].claim_deal(table.id + 1000, 100.0, 60.0)
     finally:
         for st in stores:
             await st.close()

@@ -49,7 +49,6 @@ class Achievements:
     def __init__(self, ctx: Context, people: People, publishing: Publishing) -> None:
         self.ctx = ctx
         self.people = people
-        publishing.on_final = self.final_lines
 
     async def final_lines(self, rec: TableRec, names: list[str], lang: str) -> list[str]:
         """The lines of a finished game's sheet that tell what it gave each player (computed first, once)."""

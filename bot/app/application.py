@@ -93,12 +93,17 @@ class Application:
         self.publishing = Publishing(self.ctx, self.people)
         self.rounds = Rounds(self.ctx, self.people, self.publishing)
         self.turns = Turns(self.ctx, self.people, self.publishing, self.rounds)
+        self.ctx.showing.draw = self._draw  # what a table's lanes show, drawn when they run (bot.app.showing)
         self.lobby = Lobby(self.ctx, self.people, self.publishing, self.turns)
         self.achievements = Achievements(self.ctx, self.people, self.publishing)
         self.seasons = Seasons(self.ctx, self.people, self.publishing)
         self.info = Info(self.ctx, self.people, self.publishing, self.lobby, self.achievements, self.seasons)
         self.daily = Daily(self.ctx, self.people, self.publishing, self.turns, self.lobby, self.achievements)
         self.notify = Notify(self.ctx, self.people, self.publishing, self.lobby)
+        # the few things a lower service tells a higher one, wired here (no service sets a hook on another)
+        self.publishing.on_final = self.achievements.final_lines  # a final sheet's lines of what each one earned
+        self.turns.on_solo_end = self.daily.round_done  # a daily attempt's round ended: counted and shown
+        self.lobby.on_open = self.notify.table_opened  # a table opened: its subscribers are told
         self._timer_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         lobby, turns, info = self.lobby, self.turns, self.info
@@ -223,10 +228,19 @@ class Application:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(TimeoutError):  # what moves still show goes out, for a little while
-            await asyncio.wait_for(self.ctx.outbox.idle(), CLOSE_WAIT)
+            await asyncio.wait_for(asyncio.gather(self.ctx.showing.idle(), self.ctx.outbox.idle()), CLOSE_WAIT)
+        await self.ctx.showing.close()
         await self.ctx.outbox.close()
         self.ctx.close_pools()
         await self.ctx.storage.close()
+
+    async def _draw(self, lane: Any) -> int | None:
+        """A table lane's drawing: its hands (``Publishing.show_hands``) or its table message
+        (``Rounds.show_table``: the next deal while a finished round is on view)."""
+        kind, table_id = lane
+        if kind == "hands":
+            return await self.publishing.show_hands(table_id)
+        return await self.rounds.show_table(table_id)
 
     async def idle(self) -> None:
         """Wait until no computer seat is thinking and no press is still being published (tests, benchmarks)."""
@@ -234,9 +248,10 @@ class Application:
             me = asyncio.current_task()
             running = list(self.ctx.drivers.values()) + list(self.ctx.round_ends.values()) + list(self._inflight)
             tasks = [t for t in running if not t.done() and t is not me]
-            if not tasks and not self.ctx.outbox.busy:
+            if not tasks and not self.ctx.outbox.busy and not self.ctx.showing.busy:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+            await self.ctx.showing.idle()
             await self.ctx.outbox.idle()
 
     async def _timer_loop(self) -> None:

@@ -27,10 +27,12 @@ from typing import Any
 
 from bot import metrics, solo, texts
 from bot.app.outbox import Outbox
-from bot.live import Live, catch_up, replay
+from bot.app.showing import Showing
+from bot.live import Live, catch_up, replay, state_at
 from bot.port import Answering, Chat, Port, Press, Sharded, User
 from bot.storage import ChatRec, NotFound, Reach, Storage, TableRec, UserRec
 from bot.storage.integrity import core_options
+from core.base import GameState
 from core.i18n import t
 
 log = logging.getLogger(__name__)
@@ -103,7 +105,8 @@ class Context:
         self.chats: dict[int, ChatRec] = {}
         self.chat_keys: dict[tuple[str, str, str | None], int] = {}
         self.users: dict[tuple[str, str], UserRec] = {}
-        self.outbox = Outbox()  # what moves show, sent after the table lock (bot.app.outbox)
+        self.outbox = Outbox()  # a chat's sheets and announcements, in order (bot.app.outbox)
+        self.showing = Showing()  # what a table's messages show, drawn when sent (bot.app.showing)
         self.observers: list[Callable[[TableRec], None]] = []  # told of every stored change of a table (bot.webapp)
         self.webapp_url: str | None = None  # the web table's public address (WEBAPP_URL): "Open the table" buttons
         self.webapp_key: bytes | None = None  # signs those buttons' table passes (bot.tablepass)
@@ -203,8 +206,42 @@ class Context:
                 live = replay(rec, moves, self.core_options(rec))
         else:
             live = replay(rec, moves, self.core_options(rec))
-        self.live_tables[rec.id] = live
+        newest = self.live_tables.get(rec.id)  # (read again: another task may have cached a newer one meanwhile)
+        if newest is None or newest.version <= live.version:  # an older row never takes the cache back
+            self.live_tables[rec.id] = live
         return live
+
+    async def state_at(self, rec: TableRec, version: int) -> GameState:
+        """The table's state at ``version`` (the record's own, or an older one replayed from the move log): the
+        one replayer of "the table at version v" (``bot.live``), for the chat and the web table alike."""
+        if version == rec.version:
+            return (await self.live(rec)).state
+        return state_at(rec, await self.storage.moves(rec.id), self.core_options(rec), version)
+
+    def begin_pause(self, table_id: int, seconds: float) -> None:
+        """A table's finished round is on view for ``seconds``: its next deal is shown after (``pause_over``)."""
+        old = self.round_ends.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        if seconds > 0:
+            task = asyncio.create_task(self.sleep(seconds))
+            self.round_ends[table_id] = task
+            task.add_done_callback(lambda done: self._pause_done(table_id, done))
+
+    def _pause_done(self, table_id: int, task: asyncio.Task[Any]) -> None:
+        if self.round_ends.get(table_id) is task:
+            del self.round_ends[table_id]
+
+    def pausing(self, table_id: int) -> bool:
+        """Whether the table's finished round is on view (its pause is on)."""
+        task = self.round_ends.get(table_id)
+        return task is not None and not task.done()
+
+    async def pause_over(self, table_id: int) -> None:
+        """Wait until the table's round pause, if one is on, is over (not after a restart: it is over then)."""
+        task = self.round_ends.get(table_id)
+        if task is not None and not task.done():
+            await asyncio.wait([task])  # its end, however it ends (a cancelled pause is over too)
 
     def forget(self, table_id: int) -> None:
         self.live_tables.pop(table_id, None)

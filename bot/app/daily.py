@@ -61,7 +61,6 @@ class Daily:
         self.turns = turns
         self.lobby = lobby
         self.key: bytes | None = None  # keys the day's seeds (``bot.keys.DAILY_SEED``), when the bot has a secret
-        turns.on_solo_end = self.round_done
 
     # ---- commands and buttons ------------------------------------------------------------------------------
     async def cmd_daily(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
@@ -174,7 +173,8 @@ class Daily:
                         fresh = await self.ctx.storage.table(table_id)
                         await self.publishing.send_hand(fresh, seat, via=via, fresh=True, invite=False)
 
-                    await self.ctx.outbox.replace(("hands", table_id), resend).wait()
+                    self.ctx.showing.keep(("hands", table_id), resend, rec.version)
+                    await self.ctx.showing.shown(("hands", table_id), rec.version)
                 return t(
                     plang, "Your attempt at today's {game} is under way: your cards are in our private chat.", game=name
                 )
@@ -268,16 +268,17 @@ class Daily:
             claimed, raw = await self.ctx.storage.post_ref(group.id, day)
             if not claimed:
                 await self.post(group, day)
-                return
+                return None
             ref = MessageRef.from_json(raw)
             if ref is None:  # being posted: the poster refreshes it once it is up
-                return
+                return None
             msg = await self.board(group, day)
             new = await self.ctx.port_for(group.platform).edit_public(ref, msg)
             if new != ref:
                 await self.ctx.storage.set_post_ref(group.id, day, new.to_json())
+            return None
 
-        self.ctx.outbox.replace(("daily", group.id, day), edit)
+        self.ctx.showing.want(("daily", group.id, day), 0, edit)
 
     async def board(self, group: ChatRec, day: str) -> Message:
         lang = self.people.chat_lang(group)

@@ -26,7 +26,6 @@ class Notify:
         self.ctx = ctx
         self.people = people
         self.publishing = publishing
-        lobby.on_open = self.table_opened
 
     async def cmd_notify(self, cmd: Command, user: UserRec, chat: ChatRec | None, lang: str) -> None:
         """``notify on`` / ``notify off`` in a group; ``notify`` alone says which it is."""

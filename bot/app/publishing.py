@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import messages, payloads, tablepass, texts
+from bot import messages, payloads, tablepass, texts, written
 from bot.app.context import Context
 from bot.app.people import People
 from bot.live import Live
@@ -46,27 +46,15 @@ log = logging.getLogger(__name__)
 REMATCH_OF = "rematch_of"  # a rematch lobby's option: the finished table it repeats
 HELD = "held"  # a rematch lobby's option: the people whose seats are held until they confirm (or the start)
 LOBBY_DONE = 2**31 - 1  # the version of a lobby message's last words (started, closed): no lobby refresh passes it
-PENDING = "deal_pending"  # the key of a table's message reference while its finished round is on view
-DEALING = "deal_showing"  # ... while one worker posts the next deal's table (its clock's epoch seconds)
 DEAL_LEASE = 60.0  # seconds after which a worker's unfinished posting of a deal is taken over by another
 ANEW_ATTEMPTS = 3  # a hand shown anew, read again from storage when the old message shows a newer version
-
-
-def _private_key(view: dict[str, Any]) -> str:
-    """What a private message shows: the hand and the choices. Unchanged key, no edit."""
-    data = [view.get("hand"), view.get("legal"), view.get("finished"), view.get("to_act") == view.get("seat")]
-    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
 class Publishing:
     def __init__(self, ctx: Context, people: People) -> None:
         self.ctx = ctx
         self.people = people
-        self.shown_keys: dict[tuple[int, int], str] = {}  # (table, seat) -> what this worker last showed him
-        self.published: dict[int, tuple[asyncio.Event, ...]] = {}  # table -> its latest queued publication
-        # shows the next deal of a table whose finished round is on view (``bot.app.rounds`` sets it): the table
-        # lane's work calls it instead of editing the finished round's message
-        self.on_pending: Callable[[int], Awaitable[None]] | None = None
+        self.notes: dict[int, tuple[int, list[str]]] = {}  # table -> (version, lines its table message tells)
         # lines a finished game's final sheet adds (``bot.app.achievements`` sets it: what each player earned)
         self.on_final: Callable[[TableRec, list[str], str], Awaitable[list[str]]] | None = None
 
@@ -249,78 +237,49 @@ class Publishing:
         await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes), live.version)
 
     def publish(
-        self,
-        rec: TableRec,
-        live: Live,
-        before: GameState,
-        events: list[Event],
-        *,
-        round_ended: bool,
-        notes: list[str] | None = None,
-    ) -> asyncio.Event:
-        """Queue what a stored move shows (``bot.app.outbox``): the hands whose content changed (the player to act
-        first) in the table's hands lane, the table message in its table lane, newer moves replacing older unsent
-        ones in each; at a round's end the score sheet in the chat's lane, after those. Two lanes, so that a
-        group write waiting for the group's window (a new message: Telegram's 20 a minute) never holds back the
-        next move's hands. Returns the table's event, set once the table is shown (``settled`` waits for both)."""
-        snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
-        for s in rec.seats:
-            if s.user is not None:  # what the player saw before this move, unless this worker showed him more since
-                self.shown_keys.setdefault((rec.id, s.seat), _private_key(before.view(s.seat)))
-        hands = self.queue_hands(rec, snap)
-        shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, notes))
-        self.published[rec.id] = (hands, shown)
-        if round_ended:
+        self, rec: TableRec, events: list[Event], *, game_ended: bool = False, notes: list[str] | None = None
+    ) -> None:
+        """Ask the table's lanes (``bot.app.showing``) to show the stored move ``rec``: its hands and its table
+        message, each drawn when its lane gets to it, from the table as stored then (nothing is drawn here). At a
+        game's end its final sheet (``events``: the last move's) goes in the chat's lane, once the table message shows
+        the end. ``notes``: lines
+        the table message of this very version tells (a timeout)."""
+        if notes:
+            self.notes[rec.id] = (rec.version, list(notes))
+        self.show_current(rec.id, rec.version)
+        if game_ended:
+            table_id, version, said = rec.id, rec.version, list(events)
 
             async def sheet() -> None:
-                await hands.wait()  # the next round's hands go out before the sheet
-                await shown.wait()
-                chat = await self.people.chat_by_id(rec.chat_id)
-                await self.post_sheet(rec, snap, list(events), chat, self.people.chat_lang(chat))
+                await self.ctx.showing.shown(("hands", table_id), version)  # the hands' end before the sheet
+                await self.ctx.showing.shown(("table", table_id), version)
+                fresh = await self.ctx.storage.table(table_id)
+                chat = await self.people.chat_by_id(fresh.chat_id)
+                live = await self.ctx.live(fresh)
+                await self.post_sheet(fresh, live, said, chat, self.people.chat_lang(chat))
 
             self.ctx.outbox.append(("chat", rec.chat_id), sheet)
-        return shown
 
-    def show_current(self, table_id: int) -> None:
-        """Queue the table's current state, every hand and the table message, as ``publish`` does: for a press
-        whose move another worker stored, which may have died before showing it. What a message shows already
-        is not sent again (``bot.written``), so when that worker did show it, this costs no write. Nothing is
-        read here: the caller may hold the table's lock."""
+    def show_current(self, table_id: int, version: int = -1) -> None:
+        """Ask both lanes of the table to show it as stored (at ``version`` or newer): after a move, and for a
+        press whose move another worker stored, which may have died before showing it. What a message shows
+        already is not sent again (``bot.written``), so when that worker did show it, this costs no write.
+        Nothing is read here: the caller may hold the table's lock."""
+        self.ctx.showing.want(("hands", table_id), version)
+        self.ctx.showing.want(("table", table_id), version)
 
-        async def current() -> None:
-            rec = await self.ctx.storage.table(table_id)
-            if rec.status != PLAYING:
-                return
-            live = await self.ctx.live(rec)
-            snap = Live(rec.id, live.version, live.state, list(live.round_events), list(live.recent))
-            for s in rec.seats:
-                self.shown_keys.pop((rec.id, s.seat), None)  # what this worker showed may not be what is shown
-            hands = self.queue_hands(rec, snap)
-            shown = self.ctx.outbox.replace(("table", rec.id), lambda: self._show_table(rec, snap, None))
-            self.published[rec.id] = (hands, shown)
+    async def hands_shown(self, table_id: int, version: int, *, through_pause: bool = True) -> None:
+        """Wait until the table's hands show ``version`` or newer (not its table message, which a group's window
+        may hold: a press's handler and a computer seat go on once the people hold their hands). Not
+        ``through_pause``: nothing to wait for while a finished round is on view (the next deal's hands come
+        after it)."""
+        if through_pause or not self.ctx.pausing(table_id):
+            await self.ctx.showing.shown(("hands", table_id), version)
 
-        self.ctx.outbox.replace(("current", table_id), current)
-
-    async def hands_shown(self, table_id: int) -> None:
-        """Wait until the table's latest queued hands are shown (not its table message, which a group's window may
-        hold behind a round's sheet: a computer seat moves once the people hold their hands)."""
-        queued = self.published.get(table_id, ())
-        if len(queued) == 2:
-            await queued[0].wait()
-
-    async def settled(self, table_id: int) -> None:
-        """Wait until the table's latest queued hands and table message are shown (not the sheets)."""
-        for event in self.published.get(table_id, ()):
-            await event.wait()
-
-    def deal_lapsed(self, ref: dict[str, Any]) -> bool:
+    def deal_lapsed(self, rec: TableRec) -> bool:
         """A worker began to post a deal and has not finished within ``DEAL_LEASE`` (it died): take it over."""
-        started = ref.get(DEALING)
-        return isinstance(started, int | float) and self.ctx.clock().timestamp() - started > DEAL_LEASE
-
-    def queue_hands(self, rec: TableRec, live: Live) -> asyncio.Event:
-        """Queue the hands of ``live`` whose content changed in the table's hands lane (newer replaces unsent)."""
-        return self.ctx.outbox.replace(("hands", rec.id), lambda: self._show_hands(rec, live))
+        started = rec.dealing_at
+        return started is not None and self.ctx.clock().timestamp() - started > DEAL_LEASE
 
     def later(self, chat: ChatRec, msg: Message) -> None:
         """Post a message in the chat after its queued sheets and announcements, without waiting for it."""
@@ -332,34 +291,69 @@ class Publishing:
 
         self.ctx.outbox.append(("chat", chat.id), post)
 
-    async def _show_hands(self, rec: TableRec, live: Live) -> None:
-        fresh = await self.ctx.storage.table(rec.id)  # where the messages are now (another move may have sent one)
-        rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
+    async def show_hands(self, table_id: int) -> int | None:
+        """The hands lane's drawing: every seated person's hand and choices as the table is stored now (the player
+        to act first), after the round's pause when one is on. A hand whose message shows this content already, or
+        a newer version, is neither drawn nor sent (its record, ``Port.record_of``). Returns the version shown."""
+        await self.ctx.pause_over(table_id)
+        rec = await self.ctx.storage.table(table_id)
+        if rec.state is None:
+            return None
+        live = await self.ctx.live(rec)
+        chat = await self.people.chat_by_id(rec.chat_id)
         to_act = live.state.to_act
-        for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)):
-            if s.user is None:
-                continue
+        seats = [s for s in sorted(rec.seats, key=lambda s: (s.seat != to_act, s.seat)) if s.user is not None]
+        records = await self._held(seats)
+        for s, held in zip(seats, records, strict=True):
             view = live.state.view(s.seat)
-            key = _private_key(view)
-            if key != self.shown_keys.get((rec.id, s.seat)) or view.get("finished"):
-                await self.send_hand(rec, s.seat, view=view)
-                self.shown_keys[(rec.id, s.seat)] = key
-        if live.state.finished:
-            for s in rec.seats:
-                self.shown_keys.pop((rec.id, s.seat), None)
+            key = self.hand_key(rec, s.seat, view, chat)
+            if held is not None and not view.get("finished"):
+                held_version, held_print = held
+                if held_version is not None and held_version > rec.version:
+                    continue  # a newer hand is shown (another worker): it stays
+                if held_print == written.keyed(key):
+                    continue  # the message shows this very hand and choices
+            await self.send_hand(rec, s.seat, view=view)
+        return rec.version
 
-    async def _show_table(self, rec: TableRec, live: Live, notes: list[str] | None) -> None:
-        fresh = await self.ctx.storage.table(rec.id)  # where the message is now (another move may have sent one)
-        ref = fresh.message_ref
-        if isinstance(ref, dict) and (PENDING in ref or DEALING in ref) and self.on_pending is not None:
-            if PENDING in ref or self.deal_lapsed(ref):
-                await self.on_pending(rec.id)  # the finished round's message becomes its sheet; the table goes below
-            # else another worker is posting the next deal's table: it shows the latest move when it is done
-            return
-        rec = replace(rec, seats=fresh.seats, message_ref=fresh.message_ref)
+    async def _held(self, seats: list[Any]) -> list[tuple[int | None, str] | None]:
+        """What each seat's private message shows, by its record (None: no message, or the port keeps none)."""
+        out: list[tuple[int | None, str] | None] = []
+        for s in seats:
+            ref = MessageRef.from_json(s.private_ref)
+            record_of = getattr(self.ctx.port_for(s.user.platform), "record_of", None) if s.user else None
+            out.append(await record_of(ref) if ref is not None and record_of is not None else None)
+        return out
+
+    async def show_table(self, rec: TableRec) -> int:
+        """The table lane's drawing of an ongoing round: the table message as ``rec`` is stored."""
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
+        live = await self.ctx.live(rec)
+        noted = self.notes.get(rec.id)
+        notes = noted[1] if noted is not None and noted[0] == live.version else None
         await self.show_public(rec, chat, await self.table_msg(rec, live, lang, notes), live.version)
+        return live.version
+
+    def hand_key(self, rec: TableRec, seat: int, view: dict[str, Any], chat: ChatRec) -> str:
+        """What a seat's private message shows, as a key (``Message.key``): its hand, choices and everything
+        else drawn on it; the version only when it carries buttons of the version (a seat with choices)."""
+        seat_rec = next(s for s in rec.seats if s.seat == seat)
+        lang = self.people.user_lang(seat_rec.user) if seat_rec.user is not None else ""
+        data = [
+            view.get("hand"),
+            view.get("legal"),
+            view.get("finished"),
+            view.get("to_act") == view.get("seat"),
+            seat_rec.taken_over,
+            self.ctx.hints(rec),
+            lang,
+            self.names(rec, lang),
+            self.people.where(rec, chat, lang),
+            bool(self.ctx.webapp_url),
+            rec.version if view.get("legal") else None,
+        ]
+        return hashlib.blake2b(json.dumps(data, sort_keys=True, default=str).encode(), digest_size=10).hexdigest()
 
     async def post_sheet(self, rec: TableRec, live: Live, events: list[Event], chat: ChatRec, lang: str) -> None:
         state = live.state
@@ -470,6 +464,8 @@ class Publishing:
             msg = Message(msg.text, image=msg.image, image_name=msg.image_name, buttons=((back,),))
         if not view.get("finished"):
             msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang, self.ctx.webapp_key)
+        if step is None:  # the seat's hand and choices: recorded by what it shows, not by its bytes
+            msg = replace(msg, key=self.hand_key(rec, seat, view, chat))
         ref = MessageRef.from_json(seat_rec.private_ref)
         port = self.ctx.port_for(user.platform)
         version = rec.version

@@ -22,13 +22,12 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from bot import messages, texts
 from bot.app.context import Context
 from bot.app.people import People
-from bot.app.publishing import DEALING, HELD, PENDING, REMATCH_OF, Publishing
+from bot.app.publishing import DEAL_LEASE, HELD, REMATCH_OF, Publishing
 from bot.live import Live
 from bot.notice import Notice
 from bot.payloads import Payload
@@ -49,133 +48,81 @@ class Rounds:
         # table -> the sentences of its finished round still on view (another worker tells them again from the
         # table's recent events: nothing of the game lives only here)
         self.lines: dict[int, list[str]] = {}
-        # table -> set once the next deal's hands are out after its round's end (until the next move): the table's
-        # computer seats move then, not after the group's window let the sheet and the new table through
-        self.hands_out: dict[int, asyncio.Event] = {}
-        publishing.on_pending = self.deal_pending
 
     # ---- a round ends ---------------------------------------------------------------------------------------
+    def round_ended(self, rec: TableRec, ended_view: dict[str, Any], events: list[Event], notes: list[str] | None):
+        """A stored move ended a round (``rec``: the state holding the next deal). The table's lane shows the
+        finished round first, in order (``round_over``); its next drawing is the next deal (``show_table``),
+        after the table's pause; the hands lane shows the next deal's hands when the pause is over, whatever
+        the group's window holds the table's lane for. Nothing is drawn here."""
+        self.ctx.begin_pause(rec.id, self.ctx.pause_of(rec))
+        self.ctx.showing.keep(
+            ("table", rec.id), lambda: self.round_over(rec, ended_view, events, notes=notes), rec.version
+        )
+        self.ctx.showing.want(("hands", rec.id), rec.version)
+
     async def round_over(
-        self,
-        rec: TableRec,
-        live: Live,
-        ended_view: dict[str, Any],
-        events: list[Event],
-        *,
-        notes: list[str] | None,
-        then: Callable[[], None],
+        self, rec: TableRec, ended_view: dict[str, Any], events: list[Event], *, notes: list[str] | None
     ) -> None:
-        """Show the finished round, and deal the next one to the group and the hands after the table's pause
-        (``then`` runs after that: the computer seats may move)."""
+        """Show the finished round (with a pause: its last trick and result, without buttons, saying when the next
+        deal comes) and mark the table's message as waiting for its next deal (``deal_pending``: a restart or
+        another worker finishes it)."""
         pause = self.ctx.pause_of(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
         names = self.publishing.names(rec, lang)
         lines = messages.sentences(rec.game, events, lang, names)
-        if pause <= 0:
+        fresh = await self.ctx.storage.table(rec.id)
+        if fresh.deal_pending is not None and fresh.dealing_at is None:
+            await self.deal_pending(rec.id)  # an earlier round still on view (the players moved on): its sheet first
             fresh = await self.ctx.storage.table(rec.id)
-            if isinstance(fresh.message_ref, dict):  # marked, so that no other worker edits it meanwhile
-                self.lines[rec.id] = lines
-                await self.ctx.storage.set_message_ref(rec.id, {**fresh.message_ref, PENDING: rec.version})
-                await self.deal_pending(rec.id)
-            else:
-                await self.deal(rec.id, lines)
-            then()
-            return
-        msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)
-        ref = MessageRef.from_json(rec.message_ref)
-        port = self.ctx.port_for(chat.platform)
-        try:
-            shown = await port.edit_public(ref, msg, version=rec.version) if ref is not None else None
-        except MessageGone:
-            shown = None
-        if shown is None:
-            shown = await port.send_public(self.ctx.chat_value(chat), msg, version=rec.version)
-        await self.ctx.storage.set_message_ref(rec.id, {**shown.to_json(), PENDING: rec.version})
-        self.lines[rec.id] = lines
+        ref = fresh.message_ref
+        if pause > 0:
+            msg = await self.ended_message(rec, ended_view, lines + list(notes or []), lang, pause)
+            old = MessageRef.from_json(ref)
+            port = self.ctx.port_for(chat.platform)
+            try:
+                shown = await port.edit_public(old, msg, version=rec.version) if old is not None else None
+            except MessageGone:
+                shown = None
+            if shown is None:
+                shown = await port.send_public(self.ctx.chat_value(chat), msg, version=rec.version)
+            ref = shown.to_json()
+        if isinstance(ref, dict):  # marked, so that no other worker edits it meanwhile
+            self.lines[rec.id] = lines
+            await self.ctx.storage.mark_deal(rec.id, rec.version, ref)
 
-    def pause(self, rec: TableRec, live: Live, shown: asyncio.Event, then: Callable[[], None]) -> asyncio.Event:
-        """The finished round of ``rec`` (the state holding the next deal, ``live``) is queued to be shown
-        (``shown`` is set once it is on view): the next deal's hands go out after the table's pause, not after the
-        table's lane, which may wait for the group's window (a sheet and a table posted at an earlier round's
-        end). Returns an event set once those hands are out (at once without a pause)."""
-        pause = self.ctx.pause_of(rec)
-        if pause <= 0:
-            out = self.publishing.queue_hands(rec, live)
-            self.ctx.round_ends[rec.id] = asyncio.create_task(self._when_out(out, then))
-        else:
-            out = asyncio.Event()
-            self.ctx.round_ends[rec.id] = asyncio.create_task(self._after_pause(rec, live, pause, shown, out, then))
-        self.hands_out[rec.id] = out
-        return out
-
-    @staticmethod
-    async def _when_out(out: asyncio.Event, then: Callable[[], None]) -> None:
-        """The computer seats may move once the next deal's hands are out (not after the group's table)."""
-        await out.wait()
-        then()
-
-    async def _after_pause(
-        self,
-        rec: TableRec,
-        live: Live,
-        pause: float,
-        shown: asyncio.Event,
-        out: asyncio.Event,
-        then: Callable[[], None],
-    ) -> None:
-        table_id = rec.id
-        try:
-            await self.ctx.sleep(pause)
-            fresh = await self.ctx.storage.table(table_id)
-            if fresh.status == PLAYING and not fresh.broken and fresh.version == rec.version:
-                await self.publishing.queue_hands(fresh, live).wait()
-            out.set()
-            then()  # the computer seats may move now: the group's window may hold the sheet and table a while
-            await shown.wait()  # the finished round is on view (marked pending) before the next deal replaces it
-            # in the table's lane (no table lock across platform I/O): a later move's table edit waits behind it,
-            # or, if it replaced this work first, shows the deal itself (``Publishing.on_pending``)
-            await self.ctx.outbox.replace(("table", table_id), lambda: self.deal_pending(table_id)).wait()
-            then()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the round end of table %s failed", table_id)
-        finally:
-            out.set()
-
-    async def wait(self, table_id: int) -> None:
-        """Wait until the table's finished round has made way for the next deal: its pause is over and the next
-        deal's hands are out (a computer seat moves then)."""
-        out = self.hands_out.get(table_id)
-        if out is not None:
-            await out.wait()
-            return
-        task = self.ctx.round_ends.get(table_id)
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            with contextlib.suppress(Exception):
-                await asyncio.shield(task)
+    async def show_table(self, table_id: int) -> int | None:
+        """The table lane's drawing (``bot.app.showing``): the next deal when a finished round is on view (once
+        the table's pause is over), else the table message as the table is stored now. Returns the version shown."""
+        rec = await self.ctx.storage.table(table_id)
+        if rec.state is None:
+            return None
+        if rec.deal_pending is not None:
+            if rec.dealing_at is not None and not self.publishing.deal_lapsed(rec):
+                return rec.version  # another worker posts the next deal: it shows the newest move when done
+            await self.ctx.pause_over(table_id)
+            return await self.deal_pending(table_id)
+        return await self.publishing.show_table(rec)
 
     async def resume(self, rec: TableRec) -> None:
-        """After a restart: a round end that was still on view gets its next deal shown now."""
-        ref = rec.message_ref
-        if isinstance(ref, dict) and (PENDING in ref or DEALING in ref):  # DEALING: the worker that posted died
-            await self.ctx.outbox.replace(("table", rec.id), lambda: self.deal_pending(rec.id, taking_over=True)).wait()
+        """After a restart: a round end that was still on view gets its next deal shown now, table and hands (a
+        deal whose poster died is taken over). Any other table is shown as it is until its next move: its
+        messages show what they showed (a port that keeps its records in memory would only write them again)."""
+        if rec.deal_pending is None:
+            return
+        if rec.dealing_at is not None:  # the worker that posted it died: taken over now
+            await self.deal_pending(rec.id, taking_over=True)
+        self.publishing.show_current(rec.id, rec.version)
 
-    async def deal_pending(self, table_id: int, *, taking_over: bool = False) -> None:
+    async def deal_pending(self, table_id: int, *, taking_over: bool = False) -> int | None:
         """The next deal of a table whose finished round is on view, by the one worker that claims it (a
-        compare-and-set on the message reference); nothing when it was shown already or another worker shows it."""
-        rec = await self.ctx.storage.table(table_id)
-        ref = rec.message_ref
-        if not isinstance(ref, dict):
-            return
-        lapsed = DEALING in ref and (taking_over or self.publishing.deal_lapsed(ref))
-        if PENDING not in ref and not lapsed:
-            return
-        claimed = {k: v for k, v in ref.items() if k not in (PENDING, DEALING)}
-        claimed[DEALING] = self.ctx.clock().timestamp()
-        if await self.ctx.storage.swap_message_ref(table_id, ref, claimed):
-            await self.deal(table_id, self.lines.pop(table_id, None))
+        compare-and-set on the message reference); nothing when it was shown already or another worker shows it.
+        Returns the version shown."""
+        now = self.ctx.clock().timestamp()
+        if await self.ctx.storage.claim_deal(table_id, now, 0.0 if taking_over else DEAL_LEASE):
+            return await self.deal(table_id, self.lines.pop(table_id, None))
+        return (await self.ctx.storage.table(table_id)).version
 
     async def ended_message(
         self, rec: TableRec, view: dict[str, Any], lines: list[str], lang: str, pause: float
@@ -186,22 +133,20 @@ class Rounds:
         text = "\n".join([title, *lines[-messages.CAPTION_EVENTS :], t(lang, "Next deal in {n} s.", n=round(pause))])
         return Message(messages.fit(text), image=msg.image, image_name=msg.image_name)
 
-    async def deal(self, table_id: int, lines: list[str] | None) -> None:
+    async def deal(self, table_id: int, lines: list[str] | None) -> int | None:
         """The finished round's table message becomes its score sheet (no buttons); the current table is posted
-        below it and the hands go out. Nothing when the table has stopped meanwhile. ``lines``: the finished
-        round's sentences (None: told again from the table's recent events, as a restarted or another worker
-        does)."""
+        below it (the hands are the hands lane's). Nothing when the table has stopped meanwhile. ``lines``: the
+        finished round's sentences (None: told again from the table's recent events, as a restarted or another
+        worker does). Returns the version shown."""
         rec = await self.ctx.storage.table(table_id)
         if rec.status != PLAYING or rec.broken:
             self.lines.pop(table_id, None)
-            return
+            await self.ctx.storage.deal_shown(table_id, rec.message_ref)  # no deal to show any more
+            return None if rec.state is None else await self.publishing.show_table(rec)
         chat = await self.people.chat_by_id(rec.chat_id)
         lang = self.people.chat_lang(chat)
         live = await self.ctx.live(rec)
         port = self.ctx.port_for(chat.platform)
-        # the hands first (the player to act first), in the table's hands lane: a group write may wait for the
-        # group's window (issue 26), and a later move's hands must not pass these
-        await self.publishing.queue_hands(rec, live).wait()
         old = MessageRef.from_json(rec.message_ref)
         if old is not None:
             if lines is None:  # told from the events before this round's
@@ -215,12 +160,14 @@ class Rounds:
         # sheet just above it
         table = await self.publishing.table_msg(rec, live, lang)
         new = await port.send_public(self.ctx.chat_value(chat), table, version=rec.version)
-        await self.ctx.storage.set_message_ref(rec.id, new.to_json())
+        await self.ctx.storage.deal_shown(rec.id, new.to_json())
         latest = await self.ctx.storage.table(table_id)
         if latest.status == PLAYING and latest.version != rec.version:  # moves stored meanwhile by another worker
             again = await self.publishing.table_msg(latest, await self.ctx.live(latest), lang)
             with contextlib.suppress(MessageGone):
                 await port.edit_public(new, again, version=latest.version)
+            return latest.version
+        return rec.version
 
     async def sheet(self, rec: TableRec, live: Live, chat: ChatRec, lang: str, lines: list[str]) -> Message:
         """The round's score sheet (all rounds so far) with the round's sentences."""

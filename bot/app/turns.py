@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 TAKEOVER_AFTER = 3  # timeouts in a row before the computer takes the seat over
 TIMEOUT_LEVEL = "normal"  # who moves for a player who ran out of time
 NUDGE_EVERY = 24 * 3600  # a table that waits for a move (a long timer) reminds the player once a day
+HANDS_WAIT = 60.0  # seconds a computer seat waits at most for the people's hands of the move before it
 
 
 class Turns:
@@ -49,7 +50,8 @@ class Turns:
         self.people = people
         self.publishing = publishing
         self.rounds = rounds
-        # a daily attempt's round ended (``bot.app.daily`` sets it): its result is counted and shown
+        self.kicks: dict[int, int] = {}  # table -> kicks of its computer driver (one more look before it ends)
+        # a daily attempt's round ended (wired by the application): its result is counted and shown
         self.on_solo_end: Callable[[TableRec, GameState], Awaitable[None]] | None = None
 
     async def start_game(self, rec: TableRec, lang: str) -> None:
@@ -68,16 +70,14 @@ class Turns:
         msg = await self.publishing.table_msg(rec, self.ctx.live_tables[rec.id], lang)
         ref = await port.send_public(self.ctx.chat_value(chat), msg)
         await self.ctx.storage.set_message_ref(rec.id, ref.to_json())
-        rec = await self.ctx.storage.table(rec.id)
-        for s in rec.seats:
-            if s.user is not None:
-                await self.publishing.send_hand(rec, s.seat)
+        await self.publishing.hands_shown(rec.id, rec.version)
         self.kick(rec.id)
 
     async def press_move(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
         """A game move."""
         table_id = p.table or 0
         key = f"{press.user.platform}:{press.key}" if press.key else None
+        stored: TableRec | None = None
         async with self.ctx.lock(table_id):
             try:
                 rec, seat = await self.my_seat(p, user, lang, current=True)
@@ -98,7 +98,7 @@ class Turns:
             seat_rec = rec.seats[seat]
             updates = {seat: {"timeouts": 0}} if seat_rec.timeouts else None
             try:
-                await self.commit(
+                stored = await self.commit(
                     rec,
                     live,
                     action,
@@ -113,7 +113,8 @@ class Turns:
                     self.publishing.show_current(table_id)
                     return None
                 raise
-        await self.publishing.settled(table_id)  # outside the lock: the next press need not wait for it
+        if stored is not None:  # outside the lock: the presser holds his new hand before the handler ends
+            await self.publishing.hands_shown(table_id, stored.version, through_pause=False)
         return None
 
     async def press_picker_step(self, press: Press, p: Payload, user: UserRec, chat: ChatRec | None, lang: str):
@@ -270,22 +271,10 @@ class Turns:
         if on_stored is not None:
             await on_stored()
         if dealt:
-            # the finished round stays on view and the next deal is shown after the table's pause (bot.app.rounds);
-            # like every publication it goes through the table's outbox lane, never under the table lock
-            ended = before.apply(action)[0].view(None)
-            snap = Live(stored.id, live.version, live.state, list(live.round_events), list(live.recent))
-            then = lambda: self.kick_if_computer(stored)  # noqa: E731
-            shown = self.ctx.outbox.replace(
-                ("table", stored.id),
-                lambda: self.rounds.round_over(stored, snap, ended, events, notes=notes, then=then),
-                keep=True,  # the players may move on before the lane gets to it: its result is shown all the same
-            )
-            # the next deal's hands after the pause, whatever the group's window holds the table's lane for
-            hands = self.rounds.pause(stored, snap, shown, then)
-            self.publishing.published[stored.id] = (hands, shown) if self.ctx.pause_of(stored) <= 0 else (shown,)
-            return stored
-        self.rounds.hands_out.pop(stored.id, None)  # no round's end waits to be dealt any more
-        self.publishing.publish(stored, live, before, events, round_ended=new.finished or solo_end, notes=notes)
+            # the finished round stays on view and the next deal is shown after the table's pause (bot.app.rounds)
+            self.rounds.round_ended(stored, before.apply(action)[0].view(None), events, notes)
+        else:
+            self.publishing.publish(stored, events, game_ended=new.finished or solo_end, notes=notes)
         if solo_end and self.on_solo_end is not None:
             hook, state = self.on_solo_end, new
             self.ctx.outbox.append(("chat", stored.chat_id), lambda: hook(stored, state))
@@ -318,7 +307,9 @@ class Turns:
         return rows
 
     def kick(self, table_id: int) -> None:
-        """Make sure a computer seat whose turn it is gets to move (one driver per table in this process)."""
+        """Make sure a computer seat whose turn it is gets to move (one driver per table in this process). A driver
+        still running looks at the table once more before it ends (it may have read it before this kick's move)."""
+        self.kicks[table_id] = self.kicks.get(table_id, 0) + 1
         task = self.ctx.drivers.get(table_id)
         if task is not None and not task.done():
             return
@@ -327,20 +318,24 @@ class Turns:
     async def drive(self, table_id: int) -> None:
         try:
             while True:
+                kicked = self.kicks.get(table_id, 0)
                 rec = await self.ctx.storage.table(table_id)
                 if rec.status != PLAYING or rec.broken:
                     return
                 live = await self.ctx.live(rec)
                 seat = live.state.to_act
-                if seat is None:
-                    return
-                seat_rec = next((s for s in rec.seats if s.seat == seat), None)
+                seat_rec = next((s for s in rec.seats if s.seat == seat), None) if seat is not None else None
                 if seat_rec is None or (seat_rec.computer is None and not seat_rec.taken_over):
+                    if self.kicks.get(table_id, 0) != kicked:
+                        continue  # kicked meanwhile: a move stored after this look may give a computer the turn
+                    self.kicks.pop(table_id, None)
                     return
-                if table_id in self.rounds.hands_out:  # a round's end: its pause is over, the next deal's hands
-                    await self.rounds.wait(table_id)  # are out (the group's window may still hold its table)
-                else:  # the last move's hands are out (its table edit may wait for the group's window)
-                    await self.publishing.hands_shown(table_id)
+                # the people hold the hands of this version (after a round's pause: the next deal's), whatever the
+                # group's window holds the table message for
+                try:
+                    await asyncio.wait_for(self.publishing.hands_shown(table_id, rec.version), HANDS_WAIT)
+                except TimeoutError:
+                    log.warning("table %s: the hands of version %s took over %s s", table_id, rec.version, HANDS_WAIT)
                 if self.ctx.computer_pause:
                     await asyncio.sleep(self.ctx.computer_pause)
                 action = await self.decide(rec, live, seat, seat_rec.computer or TIMEOUT_LEVEL)
@@ -462,10 +457,12 @@ class Turns:
             notes = [t(lang, "⏰ {name} ran out of time: the computer moved for them.", name=name)]
             updates = {seat: {"timeouts": count, "taken_over": takeover}}
             try:
-                await self.commit(rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes)
+                stored = await self.commit(
+                    rec, live, action, actor=None, by="timeout", seat_updates=updates, notes=notes
+                )
             except Conflict:
                 return
-        await self.publishing.settled(rec.id)
+        await self.publishing.hands_shown(rec.id, stored.version, through_pause=False)
         if takeover:
             self.publishing.later(
                 chat,

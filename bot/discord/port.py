@@ -264,6 +264,9 @@ class DiscordPort:
         extra = f"{handle.received:.3f}|{handle.interaction.token}"
         return MessageRef(PLATFORM, str(channel_id), str(sent.id), extra=extra)
 
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        return self.written.held.get(self.current(ref).message_id, (None, ""))
+
     async def edit_private(
         self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
     ) -> MessageRef:

@@ -169,6 +169,9 @@ class PlaygroundPort:
             raise Unreachable(f"{user.name} has no playground tab open since the start")
         return await self._send(user_key(user.id), user.id, None, "private", msg, version, replaces, retired)
 
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        return self.written.of(ref.message_id)
+
     async def edit_private(
         self, user: User, ref: MessageRef, msg: Message, *, version: int | None = None
     ) -> MessageRef:

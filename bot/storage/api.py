@@ -174,10 +174,14 @@ class Storage:
     async def set_message_ref(self, table_id: int, ref: dict[str, Any] | None) -> None:
         await tables.set_message_ref(self.db, table_id, ref)
 
-    async def swap_message_ref(
-        self, table_id: int, expected: dict[str, Any] | None, ref: dict[str, Any] | None
-    ) -> bool:
-        return await tables.swap_message_ref(self.db, table_id, expected, ref)
+    async def mark_deal(self, table_id: int, version: int, ref: dict[str, Any] | None) -> None:
+        await tables.mark_deal(self.db, table_id, version, ref)
+
+    async def claim_deal(self, table_id: int, now: float, lease: float) -> bool:
+        return await tables.claim_deal(self.db, table_id, now, lease)
+
+    async def deal_shown(self, table_id: int, ref: dict[str, Any] | None) -> None:
+        await tables.deal_shown(self.db, table_id, ref)
 
     async def abandon_table(self, table_id: int) -> TableRec:
         return await tables.abandon_table(self.db, table_id)

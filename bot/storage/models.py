@@ -108,6 +108,8 @@ class Table(Base):
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     deadline_kind: Mapped[str | None] = mapped_column(String(32))
     message_ref: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    deal_pending: Mapped[int | None] = mapped_column(Integer)  # a finished round on view: its next deal to show
+    dealing_at: Mapped[float | None] = mapped_column(Float)  # epoch seconds a worker claimed posting that deal
     broken: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -20,7 +20,7 @@ from bot.storage.engine import Database
 from bot.storage.errors import Conflict, InvalidInput, NotFound
 from bot.storage.invitations import drop_invitations
 from bot.storage.models import GAME_TABLES, MOVES, PRESSES, RATINGS, RESULTS
-from bot.storage.tables import TABLE_META, seats_of, table_rec, update_seat_row, why_not
+from bot.storage.tables import MOVE_META, seats_of, table_rec, update_seat_row, why_not
 from bot.storage.values import FINISHED, PLAYING, MoveRec, ResultSpec, TableRec
 from bot.storage.votes import drop_absent_votes, drop_votes
 from core.base import Action, MalformedAction
@@ -94,7 +94,7 @@ async def commit_move(
             GAME_TABLES.c.broken.is_(None),
         )
         .values(**values)
-        .returning(*TABLE_META)
+        .returning(*MOVE_META)
     )
     async with db.write() as conn:
         row = (await conn.execute(stmt)).first()

@@ -48,6 +48,8 @@ from core.base import GameError
 
 # every column of a table row but the (large) state text
 TABLE_META = [c for c in GAME_TABLES.c if c.name != "state"]
+# what a stored move returns: no next-deal columns, so that a move is stored on a schema a release behind (0009)
+MOVE_META = [c for c in TABLE_META if c.name not in ("deal_pending", "dealing_at")]
 KEEP: Any = object()  # "leave this field as it is"
 
 
@@ -92,6 +94,8 @@ def table_rec(r: Any, seats: list[SeatRec], state: dict[str, Any] | None, broken
         created_at=r.created_at,
         updated_at=r.updated_at,
         seats=seats,
+        deal_pending=getattr(r, "deal_pending", None),  # (a move's row: not read, see MOVE_META)
+        dealing_at=getattr(r, "dealing_at", None),
     )
 
 
@@ -468,22 +472,48 @@ async def set_message_ref(db: Database, table_id: int, ref: dict[str, Any] | Non
         raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
 
 
-async def swap_message_ref(
-    db: Database, table_id: int, expected: dict[str, Any] | None, ref: dict[str, Any] | None
-) -> bool:
-    """Compare-and-set of the table's message reference: ``ref`` only if it is still ``expected`` (the row is
-    locked meanwhile: one worker of several wins). False when it changed."""
+async def mark_deal(db: Database, table_id: int, version: int, ref: dict[str, Any] | None) -> None:
+    """A finished round (``version``) is on view in the message ``ref``: its next deal is to be shown."""
+    check_id(table_id)
+    async with db.write() as conn:
+        done = await conn.execute(
+            update(GAME_TABLES)
+            .where(GAME_TABLES.c.id == table_id)
+            .values(message_ref=ref, deal_pending=version, dealing_at=None)
+        )
+    if done.rowcount != 1:
+        raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
+
+
+async def claim_deal(db: Database, table_id: int, now: float, lease: float) -> bool:
+    """Claim posting the table's pending deal: one worker of several wins (the row is locked meanwhile). A claim
+    older than ``lease`` seconds (its worker died) is taken over. False when no deal is pending, or it is claimed."""
     check_id(table_id)
     async with db.write() as conn:
         row = (
-            await conn.execute(select(GAME_TABLES.c.message_ref).where(GAME_TABLES.c.id == table_id).with_for_update())
+            await conn.execute(
+                select(GAME_TABLES.c.deal_pending, GAME_TABLES.c.dealing_at)
+                .where(GAME_TABLES.c.id == table_id)
+                .with_for_update()
+            )
         ).first()
         if row is None:
             raise NotFound(f"no table {table_id}", "no_table", table_id=table_id)
-        if row.message_ref != expected:
+        if row.deal_pending is None or (row.dealing_at is not None and now - row.dealing_at <= lease):
             return False
-        await conn.execute(update(GAME_TABLES).where(GAME_TABLES.c.id == table_id).values(message_ref=ref))
+        await conn.execute(update(GAME_TABLES).where(GAME_TABLES.c.id == table_id).values(dealing_at=now))
     return True
+
+
+async def deal_shown(db: Database, table_id: int, ref: dict[str, Any] | None) -> None:
+    """The pending deal's table is posted in the message ``ref``: no deal is pending any more."""
+    check_id(table_id)
+    async with db.write() as conn:
+        await conn.execute(
+            update(GAME_TABLES)
+            .where(GAME_TABLES.c.id == table_id)
+            .values(message_ref=ref, deal_pending=None, dealing_at=None)
+        )
 
 
 async def abandon_table(db: Database, table_id: int) -> TableRec:

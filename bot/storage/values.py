@@ -91,6 +91,8 @@ class TableRec:
     created_at: datetime
     updated_at: datetime
     seats: list[SeatRec] = field(default_factory=list)
+    deal_pending: int | None = None  # the version whose finished round is on view, its next deal not yet shown
+    dealing_at: float | None = None  # when a worker claimed posting that deal (epoch seconds)
 
     @property
     def is_open(self) -> bool:

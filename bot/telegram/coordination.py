@@ -90,17 +90,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 """
 
-# Raises a number to ARGV[1] unless it is higher already (the newest table version queued for a message).
-ADVANCE = """
-local now = tonumber(redis.call('GET', KEYS[1]) or '0')
-local value = tonumber(ARGV[1])
-if value > now then
-  redis.call('SET', KEYS[1], value, 'EX', ARGV[2])
-  return value
-end
-return now
-"""
-
 # Reserves the next free moment of the bot's evenly spaced schedule (one every ARGV[1] microseconds), for every
 # worker: returns the microseconds to wait until it. The clock is Redis's own.
 PACE = """
@@ -169,15 +158,19 @@ class Coordinator(Protocol):
         """A new version of a message's content; returns it."""
         ...
 
-    async def advance(self, key: str, value: int) -> int:
-        """Raise ``key``'s number to ``value`` unless it is higher already; returns the number now."""
-        ...
-
     async def latest(self, key: str) -> int: ...
 
     async def get(self, key: str) -> str | None: ...
 
     async def put(self, key: str, value: str) -> None: ...
+
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        """Several values in one round trip."""
+        ...
+
+    async def put_many(self, values: dict[str, str]) -> None:
+        """Several values in one round trip."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -287,10 +280,6 @@ class LocalCoordinator:
         self._versions[key] = self._versions.get(key, 0) + 1
         return self._versions[key]
 
-    async def advance(self, key: str, value: int) -> int:
-        self._versions[key] = max(self._versions.get(key, 0), value)
-        return self._versions[key]
-
     async def latest(self, key: str) -> int:
         return self._versions.get(key, 0)
 
@@ -299,6 +288,12 @@ class LocalCoordinator:
 
     async def put(self, key: str, value: str) -> None:
         self._values[key] = value
+
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        return [self._values.get(k) for k in keys]
+
+    async def put_many(self, values: dict[str, str]) -> None:
+        self._values.update(values)
 
     async def close(self) -> None:
         return None
@@ -316,7 +311,6 @@ class RedisCoordinator:
         self._acquire = self._redis.register_script(ACQUIRE)
         self._release = self._redis.register_script(RELEASE)
         self._renew = self._redis.register_script(RENEW)
-        self._advance = self._redis.register_script(ADVANCE)
         self._pace = self._redis.register_script(PACE)
 
     def _keys(self, chat_id: str) -> list[str]:
@@ -371,9 +365,6 @@ class RedisCoordinator:
             version, _ = await pipe.execute()
         return int(version)
 
-    async def advance(self, key: str, value: int) -> int:
-        return int(await self._advance(keys=[f"{self._prefix}v:{key}"], args=[value, KEEP_SECONDS]))
-
     async def latest(self, key: str) -> int:
         return int(await self._redis.get(f"{self._prefix}v:{key}") or 0)
 
@@ -382,6 +373,15 @@ class RedisCoordinator:
 
     async def put(self, key: str, value: str) -> None:
         await self._redis.set(f"{self._prefix}k:{key}", value, ex=KEEP_SECONDS)
+
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        return list(await self._redis.mget([f"{self._prefix}k:{k}" for k in keys])) if keys else []
+
+    async def put_many(self, values: dict[str, str]) -> None:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key, value in values.items():
+                pipe.set(f"{self._prefix}k:{key}", value, ex=KEEP_SECONDS)
+            await pipe.execute()
 
     async def close(self) -> None:
         await self._redis.aclose()

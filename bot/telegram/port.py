@@ -182,14 +182,29 @@ class TelegramPort:
 
     async def _remember(self, sent: TgMessage, msg: Message, thread: str | None, version: int | None) -> MessageRef:
         ref = MessageRef(PLATFORM, str(sent.chat.id), str(sent.message_id), thread, shows(msg))
-        await self.coordinator.put("shows:" + key_of(ref), ref.extra)
-        await self.coordinator.put("held:" + key_of(ref), written.pack(version, written.fingerprint(msg)))
+        held = written.pack(version, written.fingerprint(msg))
+        await self.coordinator.put_many({"shows:" + key_of(ref): ref.extra, "held:" + key_of(ref): held})
         return ref
 
-    async def _news(self, ref: MessageRef, msg: Message | None, version: int | None) -> bool:
-        """In the chat's turn: whether ``msg`` at ``version`` is news for the message (``bot.written.verdict``).
-        When it is not, the turn is given back unused (``Stale`` is raised for an older version)."""
-        held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+    async def _look(self, ref: MessageRef) -> tuple[MessageRef, tuple[int | None, str]]:
+        """Where the message is now (after re-posts), what kind it is and what it shows by its record: one round
+        trip (more only for a message posted again)."""
+        for _ in range(8):
+            key = key_of(ref)
+            moved, known, held = await self.coordinator.get_many(["moved:" + key, "shows:" + key, "held:" + key])
+            if not moved:
+                return (replace(ref, extra=known) if known else ref), written.unpack(held)
+            ref = replace(ref, message_id=moved)
+        return ref, written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+
+    async def _news(
+        self, ref: MessageRef, msg: Message | None, version: int | None, held: tuple[int | None, str] | None = None
+    ) -> bool:
+        """In the chat's turn: whether ``msg`` at ``version`` is news for the message (``bot.written.verdict``;
+        ``held``: its record, when just read). When it is not, the turn is given back unused (``Stale`` is raised
+        for an older version)."""
+        if held is None:
+            held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
         try:
             fresh = written.verdict(held, msg, version)
         except Stale:
@@ -201,9 +216,9 @@ class TelegramPort:
             await self.flood.done(ref.chat_id, used=False)
         return fresh
 
-    async def _record(self, ref: MessageRef, msg: Message, version: int | None) -> None:
-        held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
-        await self.coordinator.put("held:" + key_of(ref), written.pack(*written.newer(held, msg, version)))
+    async def record_of(self, ref: MessageRef) -> tuple[int | None, str]:
+        """What the message (followed through its re-posts) shows, by the coordinator's record: no write slot."""
+        return (await self._look(ref))[1]
 
     async def send_public(
         self,
@@ -349,8 +364,10 @@ class TelegramPort:
         it shows that already, ``Stale`` when it shows a newer version. ``follow=False``: this very message (an
         old one being retired), never posted again."""
         if follow:
-            ref = await self.current(ref)
-        if not await self._news(ref, msg, version):
+            ref, held = await self._look(ref)
+        else:
+            held = written.unpack(await self.coordinator.get("held:" + key_of(ref)))
+        if not await self._news(ref, msg, version, held):
             return ref
         chat_id, message_id = int(ref.chat_id), int(ref.message_id)
         kb = self._markup(msg, ref.chat_id)
@@ -389,8 +406,8 @@ class TelegramPort:
             if not follow:
                 return ref
             return await self._repost(ref, msg, group=group, delete_old=r.delete_old, version=version)
-        await self.coordinator.put("shows:" + key_of(ref), state)
-        await self._record(ref, msg, version)
+        record = written.pack(*written.newer(held, msg, version))
+        await self.coordinator.put_many({"shows:" + key_of(ref): state, "held:" + key_of(ref): record})
         return replace(ref, extra=state)
 
     async def _repost(
@@ -407,12 +424,10 @@ class TelegramPort:
         return new
 
     async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
-        ref = await self.current(ref)
-        key = key_of(ref)
+        key = key_of(ref)  # where it went (a re-post) is looked up in the chat's turn (``_show``)
         if version is None:  # no table version: the order in which the edits were queued, by any worker
             order = await self.coordinator.bump(key)
-        else:  # the table's version: an edit queued late for an older version never passes a newer one
-            await self.coordinator.advance("t:" + key, version)
+        else:  # a table version: the message's record decides, in the chat's turn (``_news``: never older)
             order = version
         if key in self._pending:
             self.edits_coalesced += 1  # the edit still waiting for its turn will show this content instead
@@ -422,9 +437,10 @@ class TelegramPort:
         return ref
 
     async def _superseded(self, key: str, item: tuple[int, int | None, Message]) -> bool:
-        """Newer content of this message was queued (by this worker or another, which will show it)."""
+        """Newer content of this unversioned message was queued (by this worker or another, which will show it);
+        a versioned one is never older than its record lets through (``_news``, in the chat's turn)."""
         order, version, _ = item
-        return order < await self.coordinator.latest(key if version is None else "t:" + key)
+        return version is None and order < await self.coordinator.latest(key)
 
     async def _drain(self, key: str, ref: MessageRef) -> None:
         """Show the newest pending content of one table message, one edit per turn, until none is left."""

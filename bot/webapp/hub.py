@@ -44,13 +44,11 @@ from aiolimiter import AsyncLimiter
 from bot import metrics, payloads
 from bot.app.lobby import VOTE_TTL
 from bot.frames import FrameQueue
-from bot.live import first_state, step
 from bot.port import Answering, Chat, Press, User
 from bot.storage import FINISHED, LOBBY, PLAYING, NotFound, StopVotes, StorageError, TableRec
 from bot.webapp import seatview
 from bot.webapp.auth import Session
 from bot.webapp.pictures import Pictures, Spec
-from core.base import Action
 from core.i18n import N_, normalize, t
 from renderers import render_hand, render_score_sheet, render_table
 
@@ -406,14 +404,7 @@ class Hub:
             return None
         if rec.state is None or spec.version > rec.version or rec.status == LOBBY:
             return None
-        if spec.version == rec.version:
-            state = (await self.app.live(rec)).state
-        else:  # an older version: replayed from the move log
-            state, _ = first_state(rec.game, rec.players, self.app.ctx.core_options(rec), rec.seed)
-            for mv in await self.app.storage.moves(rec.id):
-                if mv.seq > spec.version:
-                    break
-                state = step(state, Action.from_json(mv.action))[0]
+        state = await self.app.ctx.state_at(rec, spec.version)  # an older version: replayed from the move log
         if spec.seat is not None and not 0 <= spec.seat < rec.players:
             return None
         view = state.view(spec.seat)
