@@ -1,6 +1,6 @@
 """``python -m bench.render``: milliseconds per picture (hand, table, score sheet), against a bare encode.
 
-For every game and seat count it renders real positions (``testkit.positions``: a trick in play, the
+For every game and seat count it renders real positions (``renderers.demo.positions``: a trick in play, the
 hand of the seat to act, the score sheet of a finished game) to bytes, after one warm-up call that fills
 the sprite caches. In the same run, alternating with it, it times encoding a blank canvas of the same size
 and format. Times are CPU milliseconds of this thread (medians of ``--repeat`` runs), so other processes
@@ -23,7 +23,7 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from bench import add_quick
 from renderers import output, render_hand, render_score_sheet, render_table
-from testkit.positions import SEATS, available, find
+from renderers.demo.positions import SEATS, available, find
 
 NAMES = ["Александра Константинопольская", "Bob", "Олександр Вишневський", "Chen Jing"]
 

@@ -283,7 +283,8 @@ def test_shipped_modules_import_no_test_code() -> None:
 
 def test_renderers_know_only_core_and_pillow() -> None:
     """``renderers`` draws views into pictures: it imports the standard library, ``core``, itself and Pillow, and
-    nothing else — no chat, no test data (the gallery that draws testkit's positions is ``tools/gallery.py``)."""
+    nothing else — no chat, no test data (the gallery, ``renderers.demo``, draws positions the core's random
+    players play)."""
     allowed = {"core", "renderers", "PIL"}
     for path in sorted((ROOT / "renderers").rglob("*.py")):
         bad = {m for m in modules_imported(path) if m.split(".")[0] not in allowed | sys.stdlib_module_names}

@@ -12,7 +12,7 @@ pytest.importorskip("core.deberts")
 from renderers import deberts, render_hand, render_score_sheet, render_table, sheet_image, table_image  # noqa: E402
 from renderers import table as T  # noqa: E402
 from renderers.cards import card_face  # noqa: E402
-from testkit.positions import find  # noqa: E402
+from renderers.demo.positions import find  # noqa: E402
 from tests.render_probe import card_core, contains  # noqa: E402
 
 NAMES = ["Александра Константинопольская", "Bob 🔥", "Ґалина"]

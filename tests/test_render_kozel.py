@@ -11,8 +11,8 @@ pytest.importorskip("core.kozel")
 
 from renderers import kozel, render_hand, render_score_sheet, render_table, sheet_image, table_image  # noqa: E402
 from renderers import table as T  # noqa: E402
+from renderers.demo.positions import find  # noqa: E402
 from renderers.dominoes import parse_tile, tile_face  # noqa: E402
-from testkit.positions import find  # noqa: E402
 from tests.render_probe import contains, tile_core  # noqa: E402
 
 

@@ -8,8 +8,8 @@ from functools import partial
 import pytest
 
 from renderers import measure, sheet_image, table_image
+from renderers.demo.positions import SEATS, find
 from renderers.hand import hand_image
-from testkit.positions import SEATS, find
 
 NAMES = ["Александра Константинопольская", "Bob 🔥🔥", "Олександр Вишневський-Коваленко-Пе", "Chen Jing 陈静"]
 CASES = [(game, n) for game, counts in SEATS.items() for n in counts]

@@ -10,8 +10,8 @@ from PIL import Image
 from renderers import render_hand, render_score_sheet, render_table, sheet, table_image
 from renderers import table as T
 from renderers.cards import card_face
+from renderers.demo.positions import find
 from renderers.hand import CARD_WIDTH, hand_image, sort_cards
-from testkit.positions import find
 from tests.render_probe import card_core, contains
 
 NAMES = ["Александра Константинопольская", "Bob 🔥", "W" * 32, "Ґалина"]

@@ -20,8 +20,8 @@ from bot.webapp.auth import Session, Sessions, telegram_user
 from bot.webapp.seatview import offered
 from core.base import Action
 from core.kozel.tiles import TILES
+from renderers.demo.positions import find
 from renderers.hand import hand_boxes, hand_image
-from testkit.positions import find
 from tests.webapp_support import (
     TOKEN,
     init_data,
