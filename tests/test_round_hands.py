@@ -86,7 +86,7 @@ async def test_the_next_deals_hands_go_out_while_the_group_waits_for_its_window(
             try:  # within the test's patience, not the group's window
                 await api.wait_for(can_go_on, timeout=STALL)
             except TimeoutError:
-                raise AssertionError(f"deal {max(rounds)}, version {version}: nobody moves") from None
+                raise AssertionError(f"deal {max(rounds)}, version {version}: nobody moves; {state(bot)}") from None
             player = next((p for p in people if current_buttons(api, p, version)), None)
             if player is not None:
                 await player.play_one(rng)
@@ -99,6 +99,16 @@ async def test_the_next_deals_hands_go_out_while_the_group_waits_for_its_window(
 
 def data(shown) -> list[str]:
     return [b["callback_data"] for b in shown.callback_buttons()]
+
+
+def state(bot: LiveBot) -> str:
+    """What the application holds at a stall: whose turn, the computer's driver, the table's lanes."""
+    ctx = bot.app.ctx
+    live = ctx.live_tables.get(1)
+    driver = ctx.drivers.get(1)
+    lanes = {k: (v.wanted, v.shown, v.dirty, len(v.kept), v.task is not None) for k, v in ctx.showing._lanes.items()}
+    to_act = live.state.to_act if live is not None else None
+    return f"to act {to_act}, driver {driver}, kicks {bot.app.turns.kicks.get(1)}, lanes {lanes}"
 
 
 def storage_version(bot: LiveBot) -> int:
