@@ -50,7 +50,7 @@ lint: $(DEV)
 	$(PY) -m ruff format --check .
 
 demo: $(RUNTIME)
-	$(PY) -m renderers.demo gallery
+	$(PY) -m tools.gallery gallery
 
 # Extract every message of core, renderers and bot into the .pot and merge it into each language's .po.
 messages: $(RUNTIME)

@@ -21,12 +21,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import add_quick
+from bench import add_quick, within
 from bot.app import Application
 from bot.port import Chat, Press
 from bot.storage import Storage
 from core.ai.player import ComputerPlayer
 from testkit.fakeport import FakePort, FakeUser
+
+WAIT = 60.0  # seconds a table may take to open, a task to stop (a benchmark never hangs: ``bench.within``)
+PHASE = 600.0  # seconds a phase of card plays may take
 
 
 def pct(values: list[float], q: float) -> float:
@@ -75,8 +78,8 @@ async def run(plays: int, folder: Path) -> dict:
     chat_b = Chat("bench", "B", None, "Table B", "en")
     a_users = [FakeUser(app, port, f"a{i}", f"A{i}") for i in range(3)]
     b_users = [FakeUser(app, port, "b0", "B0")]
-    table_a = await open_table(app, port, chat_a, a_users, [])
-    table_b = await open_table(app, port, chat_b, b_users, ["strong", "strong"])
+    table_a = await within(open_table(app, port, chat_a, a_users, []), WAIT, "table A opened and started")
+    table_b = await within(open_table(app, port, chat_b, b_users, ["strong", "strong"]), WAIT, "table B opened")
 
     card_ms: list[float] = []
     trivial_ms: list[float] = []
@@ -126,21 +129,21 @@ async def run(plays: int, folder: Path) -> dict:
     # baseline: the same card plays with nobody thinking elsewhere (the machine's own noise)
     tick_task = asyncio.create_task(ticker())
     base_card: list[float] = []
-    await card_plays(max(10, plays // 4), base_card, [])
+    await within(card_plays(max(10, plays // 4), base_card, []), PHASE, "the baseline's card plays at table A")
     stop.set()
-    await tick_task
+    await within(tick_task, WAIT, "the stall ticker stopping")
     baseline_stalls = list(stalls)
     stalls.clear()
     stop.clear()
 
     tick_task = asyncio.create_task(ticker())
     b_task = asyncio.create_task(table_b_human())
-    await card_plays(plays, card_ms, trivial_ms)
+    await within(card_plays(plays, card_ms, trivial_ms), PHASE, "the card plays at table A beside the strong table")
     stop.set()
-    await tick_task
+    await within(tick_task, WAIT, "the stall ticker stopping")
     b_task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
-        await b_task
+        await within(b_task, WAIT, "table B's player stopping")
     b_moves = (await app.storage.table(table_b)).version
     await app.close()
     return {

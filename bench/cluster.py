@@ -17,6 +17,14 @@ count does not hold, the larger ones are not played. A count is held when ``answ
 ``next_turn_p99_ms`` <= 2500 and no press or turn was lost; ``max_tables_held`` is the largest held count per
 worker count. ``cpu_ms_per_move``: the workers' CPU time (user + system, from ``/proc``) during play, per
 stored move (human and fast tables); flat as tables grow means the bot's own cost does not grow with load.
+``redis_commands_per_move`` and ``redis_round_trips_per_move``: the commands the workers sent to Redis (each of a
+pipeline, ``MULTI``/``EXEC`` included, a Lua script one ``EVALSHA``) and the requests they waited for, per stored
+move; ``redis_scripts_per_move``: the ``EVALSHA`` among them (Redis itself counts the commands a script runs too);
+``redis_commands_by_name_per_move`` (the JSON line only): by command. ``table_reads_per_move``: the tables the
+workers read from the database per stored move. All are counted in the workers (``tablebot_redis_commands_total``,
+``tablebot_redis_round_trips_total``, ``tablebot_table_reads_total`` on each worker's ``/metrics``, read before
+and after play), so another program using the same Redis or PostgreSQL server does not count; ``load`` is the
+machine's load average beside them.
 Telegram allows a bot about 30 writes a second in all, so about 40 tables at a human pace: there the platform,
 not the bot, stops growth. The defaults take about half an hour; ``--quick`` a few seconds. A readable table,
 then one JSON line.
@@ -35,13 +43,20 @@ import time
 from dataclasses import dataclass, field
 
 from bench import add_quick
-from testkit.cluster_support import PREFIX, Cluster, hands_of, percentile
+from testkit.cluster_support import PREFIX, Cluster, Counted, by_label, hands_of, percentile
 
 GAME = "deberts"
 GOAL_ANSWER_MS = 1000.0
 GOAL_NEXT_TURN_MS = 2500.0
 GOAL_TABLES = 40  # tables at a human pace one worker holds (Telegram's ~30 writes a second in all: ~40 tables)
 WAIT = 70.0  # the longest a bench player waits for an answer or for his turn (Telegram's window is 60 s)
+REDIS_COMMANDS = "tablebot_redis_commands_total"
+COUNTERS = {  # figure per move <- the workers' counter (bot/metrics.py)
+    "redis_commands_per_move": Counted.of(REDIS_COMMANDS),
+    "redis_scripts_per_move": Counted.of(REDIS_COMMANDS, command="EVALSHA"),
+    "redis_round_trips_per_move": Counted.of("tablebot_redis_round_trips_total"),
+    "table_reads_per_move": Counted.of("tablebot_table_reads_total"),
+}
 
 
 @dataclass
@@ -168,6 +183,7 @@ async def one_run(workers: int, tables: int, duration: float, seed: int) -> dict
         human, fast, baseline = Figures(), Figures(), []
         versions_before = await stored_moves(cluster, ids)
         cpu_before = workers_cpu(cluster)
+        counted_before = await cluster.samples()
         until = time.monotonic() + duration
         jobs = [
             play_table(cluster, chat_id, tid, users, (3.0, 5.0), until, human, random.Random(rng.random()))
@@ -179,6 +195,7 @@ async def one_run(workers: int, tables: int, duration: float, seed: int) -> dict
         await asyncio.gather(*jobs)
         cpu = workers_cpu(cluster) - cpu_before
         moves = await stored_moves(cluster, ids) - versions_before
+        counted_after = await cluster.samples()
 
     def p(values: list[float], q: float) -> float | None:
         return round(percentile(values, q), 1) if values else None
@@ -199,8 +216,24 @@ async def one_run(workers: int, tables: int, duration: float, seed: int) -> dict
         "empty_press_p99_ms": p(baseline, 0.99),
         "moves": moves,  # every move stored during play, by people and computers, at every table
         "cpu_ms_per_move": round(cpu * 1000 / moves, 1) if moves else None,
+        **{
+            figure: round((counted.total(counted_after) - counted.total(counted_before)) / moves, 1) if moves else None
+            for figure, counted in COUNTERS.items()
+        },
+        "redis_commands_by_name_per_move": per_move(
+            by_label(counted_after, REDIS_COMMANDS, "command"),
+            by_label(counted_before, REDIS_COMMANDS, "command"),
+            moves,
+        ),
         "load": round(os.getloadavg()[0], 2),  # the machine's load average (1 min) at the run's end
     }
+
+
+def per_move(after: dict[str, float], before: dict[str, float], moves: int) -> dict[str, float]:
+    """Each name's growth per move, most first, the ones that did not grow left out."""
+    grown = {name: after[name] - before.get(name, 0.0) for name in after}
+    ranked = sorted(((n, g) for n, g in grown.items() if g > 0), key=lambda item: -item[1])
+    return {name: round(g / moves, 2) for name, g in ranked} if moves else {}
 
 
 def held(run: dict) -> bool:
@@ -238,8 +271,9 @@ async def bench(workers: list[int], tables: list[int], duration: float, seed: in
         "max_tables_held": {
             str(w): max([r["tables"] for r in runs if r["workers"] == w and r["held"]], default=0) for w in workers
         },
-        "cpu_ms_per_move": {
-            str(w): [[r["tables"], r["cpu_ms_per_move"]] for r in runs if r["workers"] == w] for w in workers
+        **{
+            figure: {str(w): [[r["tables"], r[figure]] for r in runs if r["workers"] == w] for w in workers}
+            for figure in ("cpu_ms_per_move", *COUNTERS)
         },
         "runs": runs,
     }
@@ -276,6 +310,8 @@ def main() -> None:
         "fast p99 ms",
         "empty p99",
         "cpu ms/move",
+        "redis cmds/scripts/trips per move",
+        "table reads/move",
         "held",
         "load",
     )
@@ -294,6 +330,8 @@ def main() -> None:
                     f"{r['fast_answer_p99_ms']}/{r['fast_next_turn_p99_ms']}",
                     r["empty_press_p99_ms"],
                     r["cpu_ms_per_move"],
+                    f"{r['redis_commands_per_move']}/{r['redis_scripts_per_move']}/{r['redis_round_trips_per_move']}",
+                    r["table_reads_per_move"],
                     "yes" if r["held"] else "no",
                     r["load"],
                 )

@@ -26,6 +26,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from bench import within
 from bot.app import Application
 from bot.live import step
 from bot.port import Chat, Command, Message, MessageRef, Press
@@ -34,6 +35,8 @@ from core.ai.player import ComputerPlayer
 from testkit.fakeport import FakePort, FakeUser
 
 GROUP = "g-bench"
+WAIT = 120.0  # seconds any one wait may take (the application going idle, the last results counted)
+SHOWN_WAIT = 120.0  # seconds after the last result within which the group's message must show the final board
 
 
 class GroupWindow(FakePort):
@@ -104,6 +107,15 @@ async def fast_forward(app: Application, table_id: int, seed: str) -> tuple[int,
     return version, plan[last][1].code()
 
 
+async def all_done(app: Application, chat_id: int) -> list[Any]:
+    """The chat's attempts of the day, once every one is done (its round over and its result counted)."""
+    while True:
+        board = await app.storage.attempts(chat_id)
+        if all(a.status == DAILY_DONE for a in board):
+            return board
+        await asyncio.sleep(0.05)
+
+
 async def bench(members: int, window: float, per_minute: int, game: str) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="bench-daily-"))
     storage = await Storage.open(f"sqlite+aiosqlite:///{folder / 'bot.sqlite3'}")
@@ -115,13 +127,13 @@ async def bench(members: int, window: float, per_minute: int, game: str) -> dict
     users = [FakeUser(app, port, f"m{i}", f"Member {i:03d}") for i in range(members)]
     try:
         await users[0].say(chat, "daily")
-        await app.idle()
+        await within(app.idle(), WAIT, "the application idle after /daily")
         post = next(s for s in port.public(GROUP) if s.text.startswith("📅"))
         button = next(b for b in post.buttons() if b.payload.endswith("." + game))
         t0 = time.perf_counter()
         for user in users:  # everyone starts his attempt (answered, his table and cards sent privately)
             await user.press(post, button, chat)
-        await app.idle()
+        await within(app.idle(), WAIT, "the application idle after every member started his attempt")
         start_s = time.perf_counter() - t0
         group = await app.storage.chat(port.platform, GROUP, None)
         attempts = {a.user_id: a for a in await app.storage.attempts(group.id)}
@@ -145,23 +157,22 @@ async def bench(members: int, window: float, per_minute: int, game: str) -> dict
             answer_ms.append((time.perf_counter() - t) * 1000)
             done_at.append(time.perf_counter())
 
-        await asyncio.gather(*(finish(i, *m) for i, m in enumerate(last_moves)))
+        finishing = asyncio.gather(*(finish(i, *m) for i, m in enumerate(last_moves)))
+        await within(finishing, window + WAIT, "every member's last move answered")
         # the last result is counted once its table's round is over: wait for it, then for the group message
-        while True:
-            board = await app.storage.attempts(group.id)
-            if all(a.status == DAILY_DONE for a in board):
-                break
-            await asyncio.sleep(0.05)
+        board = await within(all_done(app, group.id), WAIT, "every attempt counted as done")
         last_result = time.perf_counter()
         day = board[0].day
         text_done = None
-        while time.perf_counter() - last_result < 120:  # until the group message shows the final board
+        while text_done is None:  # until the group message shows the final board
+            if time.perf_counter() - last_result > SHOWN_WAIT:
+                raise RuntimeError(f"the group's message of the day did not show the final board in {SHOWN_WAIT} s")
             expected = (await app.daily.board(group, day)).text
             if next(s for s in port.public(GROUP) if s.text.startswith("📅")).text == expected:
                 text_done = time.perf_counter()
                 break
             await asyncio.sleep(0.05)
-        await app.idle()
+        await within(app.idle(), WAIT, "the application idle after the final board")
         answered = sum(1 for p, _t, _a in port.answers if p.payload.startswith("a."))
         edits = port.edit_times[edits_before:]
         post = next(s for s in port.public(GROUP) if s.text.startswith("📅"))
@@ -180,8 +191,8 @@ async def bench(members: int, window: float, per_minute: int, game: str) -> dict
             "group_edits": len(edits),
             "most_edits_in_60s": most_in_a_minute(edits),
             "last_result_s": round(last_result - begin, 2),
-            "last_result_visible_s": round((text_done or time.perf_counter()) - begin, 2),
-            "visible_after_last_result_s": round((text_done or time.perf_counter()) - last_result, 2),
+            "last_result_visible_s": round(text_done - begin, 2),
+            "visible_after_last_result_s": round(text_done - last_result, 2),
             "edits_of_post": post.edits,
             "load": os.getloadavg()[0],
         }

@@ -28,10 +28,12 @@ import aiohttp
 from aiohttp import web
 from PIL import Image
 
-from bench import add_quick
+from bench import add_quick, within
 from bot.playground import PlaygroundPort
 from bot.playground.server import make_web_app  # the server the bot runs, plus a bare echo route
 from bot.port import Button, Command, Message, Press, PrivateStart
+
+WAIT = 30.0  # seconds any one frame may take to come (a benchmark never hangs: ``bench.within``)
 
 
 class Answering:
@@ -74,8 +76,12 @@ async def echo(request: web.Request) -> web.WebSocketResponse:
 
 
 async def receive_until(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    """The tab's next frame of ``kind`` (others are skipped), within ``WAIT`` seconds."""
     while True:
-        frame = json.loads((await ws.receive()).data)
+        msg = await within(ws.receive(), WAIT, f"a tab's next {kind!r} frame")
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            raise RuntimeError(f"a tab's socket ended ({msg.type.name}) while it waited for a {kind!r} frame")
+        frame = json.loads(msg.data)
         if frame["type"] == kind:
             return frame
 
@@ -117,7 +123,7 @@ async def run(repeat: int, tabs: int, burst: int) -> dict[str, Any]:
             a = time.perf_counter() - start
             start = time.perf_counter()
             await echo_ws.send_str(frame)
-            await echo_ws.receive()
+            await within(echo_ws.receive(), WAIT, "the echo of a frame")
             b = time.perf_counter() - start
             presses.append(a)
             echoes.append(b)

@@ -23,6 +23,12 @@ The web table's share is ``self`` beside ``stored`` in the same run: the goal is
 ``looks_per_tap``: database reads by the web table per tap, polls included (the poll reads the versions of every
 watched table in one query, then each table that moved; never one read per page). Last line: one JSON object with
 every figure.
+
+A player's page taps at a person's pace at most, within the page's press rate (``PRESS_RATE`` per
+``PRESS_PERIOD``, ``bot.webapp.hub``): a faster page is answered "Too many taps" and its tap changes nothing (the
+benchmark used to wait for that tap's frame for ever). A tap refused so all the same is tapped again, untimed
+(``{scenario}_retried``); any other refusal, and any wait longer than ``WAIT`` seconds, ends the run with a message
+that says what did not come (``bench.within``).
 """
 
 from __future__ import annotations
@@ -42,17 +48,22 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from aiolimiter import AsyncLimiter
 
-from bench import add_quick
+from bench import add_quick, within
 from bot.app import create_application
 from bot.config import Settings
 from bot.playground import PlaygroundPort
 from bot.port import Chat, Command, Press, User
 from bot.webapp import install
 from bot.webapp.auth import Session
+from bot.webapp.hub import PRESS_PERIOD, PRESS_RATE, TOO_FAST
+from core.i18n import t
 
 GOAL_RATIO = 2.0
 LANGS = ("en", "ru", "uk")
+PLAYERS_LANG = "en"  # the two players' pages (the spectators' go round LANGS)
+WAIT = 60.0  # seconds any one wait may take (a tap's frame on every page, a new table's pages, the server)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -83,8 +94,9 @@ VERSION = re.compile(r'\{"type": "table", "table": \d+, "version": (\d+)')
 
 
 class Page:
-    """One page's socket. A player's page reads its frames whole (it taps from them); a spectator's only notes
-    which version came, so that the benchmark's own clients, in the same process, cost the server little."""
+    """One page's socket. A player's page reads its frames whole (it taps from them, and reads its taps' answers);
+    a spectator's only notes which version came, so that the benchmark's own clients, in the same process, cost
+    the server little."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse, arrivals: Arrivals, *, player: bool) -> None:
         self.ws = ws
@@ -93,6 +105,11 @@ class Page:
         self.frame: dict[str, Any] | None = None
         self.got: dict[int, float] = {}
         self.changed = asyncio.Event()
+        self.answers: dict[int, dict[str, Any]] = {}  # req -> the answer to that tap
+        self.answered = asyncio.Event()
+        self.req = 0
+        # a person's pace: a little under the page's press rate, so that no tap is refused as too fast
+        self.pace = AsyncLimiter(PRESS_RATE - 1, PRESS_PERIOD)
         self.task = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -102,6 +119,9 @@ class Page:
             if self.player:
                 frame = json.loads(msg.data)
                 version = frame["version"] if frame.get("type") == "table" else None
+                if frame.get("type") in ("answer", "error") and isinstance(frame.get("req"), int):
+                    self.answers[frame["req"]] = frame
+                    self.answered.set()
             else:
                 found = VERSION.match(msg.data)
                 frame, version = {}, None if found is None else int(found.group(1))
@@ -116,8 +136,24 @@ class Page:
             self.changed.clear()
             await self.changed.wait()
 
+    async def outcome(self, req: int, shown: asyncio.Event) -> dict[str, Any] | None:
+        """None once ``shown`` is set (the tap's new version reached every page), or the tap's answer when it was
+        refused (an answer with a text: a stored move is answered without one)."""
+        while not shown.is_set():
+            self.answered.clear()
+            answer = self.answers.get(req)
+            if answer is not None and (answer.get("text") or answer.get("type") == "error"):
+                return answer
+            waiting = [asyncio.create_task(shown.wait()), asyncio.create_task(self.answered.wait())]
+            try:
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiting:
+                    w.cancel()
+        return None
+
     async def close(self) -> None:
-        await self.ws.close()
+        await within(self.ws.close(), WAIT, "a page's socket closing")
         self.task.cancel()
 
 
@@ -130,6 +166,8 @@ class Table:
     pages: list[Page]
     arrivals: Arrivals
     games: int = 1
+    retried: int = 0  # taps refused as too fast and tapped again (untimed)
+    idle_since: float | None = None  # since when no page may move (a deal being shown)
 
 
 @dataclass
@@ -141,8 +179,12 @@ class Bench:
     reopen_looks: int = 0  # database reads to greet the pages of a new table (not a tap's)
 
     async def call(self, what: str, **params: Any) -> Any:
+        return await within(self._call(what, params), WAIT, f"the server's /bench/{what} {params}")
+
+    async def _call(self, what: str, params: dict[str, Any]) -> Any:
         async with self.http.get(f"{self.url}/bench/{what}", params={k: str(v) for k, v in params.items()}) as res:
-            assert res.status == 200, await res.text()
+            if res.status != 200:
+                raise RuntimeError(f"the server's /bench/{what} {params} answered {res.status}: {await res.text()}")
             return await res.json()
 
     async def open_table(self, spectators: int) -> Table:
@@ -155,7 +197,7 @@ class Bench:
             await ws.send_json({"type": "hello", "session": session})
             pages.append(Page(ws, arrivals, player=i < 2))
         for p in pages:
-            await p.first()
+            await within(p.first(), WAIT, f"table {opened['table']}: the first frame on each of its pages")
         return Table(opened["table"], pages[:2], pages, arrivals)
 
     async def tap(self, table: Table, out: dict[str, list[float]]) -> bool:
@@ -164,18 +206,34 @@ class Bench:
         if any(f is None or f["finished"] for f in frames):
             return False
         mover = next((i for i, f in enumerate(frames) if f["your_turn"]), None)
-        if mover is None:
+        if mover is None:  # nobody may move in the frames the pages hold: the next one is on its way
+            now = time.monotonic()
+            table.idle_since = table.idle_since or now
+            if now - table.idle_since > WAIT:
+                raise RuntimeError(
+                    f"table {table.id}: no page may move for {WAIT:g} s (version {frames[0]['version']})"
+                )
             await asyncio.sleep(0.01)
             return True
+        table.idle_since = None
         page = table.players[mover]
         version = frames[mover]["version"]
         new = version + 1
-        text = json.dumps({"type": "press", "payload": frames[mover]["actions"][0]["payload"], "req": 1})
-        start = time.monotonic()
-        await page.ws.send_str(text)
-        await table.arrivals.event(new).wait()
-        async with self.http.get(self.url + page.frame["picture"]) as res:
-            await res.read()
+        payload = frames[mover]["actions"][0]["payload"]
+        while True:
+            await within(page.pace.acquire(), WAIT, "a page's pace")
+            page.req += 1
+            start = time.monotonic()
+            await page.ws.send_str(json.dumps({"type": "press", "payload": payload, "req": page.req}))
+            what = f"table {table.id}: version {new} on all {table.arrivals.pages} pages after the tap {payload}"
+            refused = await within(page.outcome(page.req, table.arrivals.event(new)), WAIT, what)
+            if refused is None:
+                break
+            if refused.get("text") != t(PLAYERS_LANG, TOO_FAST):
+                raise RuntimeError(f"table {table.id}: the tap {payload} was refused: {refused}")
+            table.retried += 1  # the page's rate was spent all the same (the server's clock is not ours): again
+        picture = page.frame["picture"]
+        await within(self.fetch(picture), WAIT, f"table {table.id}: the picture {picture}")
         pictured = time.monotonic()
         stored = await self.call("stored", table=table.id, version=new)  # after the server is idle again
         out["stored"].append((stored["at"] - start) * 1000)
@@ -183,6 +241,12 @@ class Bench:
         out["all"].append((table.arrivals.last[new] - start) * 1000)
         out["picture"].append((pictured - start) * 1000)
         return True
+
+    async def fetch(self, address: str) -> None:
+        async with self.http.get(self.url + address) as res:
+            if res.status != 200:
+                raise RuntimeError(f"the picture {address} answered {res.status}")
+            await res.read()
 
     async def play(self, tables: list[Table], taps: int, spectators: int) -> dict[str, list[float]]:
         """``taps`` timed taps going round ``tables``; a finished game is replaced by a new table."""
@@ -193,11 +257,11 @@ class Bench:
             if not await self.tap(tables[k], out):
                 for p in tables[k].pages:
                     await p.close()
-                games = tables[k].games + 1
+                games, retried = tables[k].games + 1, tables[k].retried
                 looks = (await self.call("looks"))["looks"]
                 tables[k] = await self.open_table(spectators)
                 self.reopen_looks += (await self.call("looks"))["looks"] - looks
-                tables[k].games = games
+                tables[k].games, tables[k].retried = games, retried
                 continue
             i += 1
         return out
@@ -226,7 +290,7 @@ async def serve(spectators: int) -> None:
         nonlocal rooms
         rooms += 1
         room = f"bench{rooms}"
-        people = [User("playground", f"anna{rooms}", "Anna", "en"), User("playground", f"boris{rooms}", "Boris", "en")]
+        people = [User("playground", f"{name.casefold()}{rooms}", name, PLAYERS_LANG) for name in ("Anna", "Boris")]
         chat = Chat("playground", room, title=room)
         for u in people:
             app.ports["playground"].users[u.id] = u
@@ -268,7 +332,7 @@ async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert server.stdout is not None and server.stdin is not None
-    url = f"http://127.0.0.1:{int(await server.stdout.readline())}"
+    url = f"http://127.0.0.1:{int(await within(server.stdout.readline(), WAIT, 'the server process starting'))}"
     result: dict[str, Any] = {"spectators": spectators, "tables": tables, "taps": taps}
     pooled: dict[str, list[float]] = {}
     try:
@@ -282,6 +346,7 @@ async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
                 result[f"{name}_seconds"] = round(time.monotonic() - started, 2)
                 result[f"{name}_pages"] = sum(len(t.pages) for t in open_tables)
                 result[f"{name}_games"] = sum(t.games for t in open_tables)
+                result[f"{name}_retried"] = sum(t.retried for t in open_tables)
                 looked = (await bench.call("looks"))["looks"] - looks - (bench.reopen_looks - reopened)
                 result[f"{name}_looks_per_tap"] = round(looked / taps, 2)
                 for key, values in out.items():
@@ -293,7 +358,11 @@ async def run(spectators: int, tables: int, taps: int) -> dict[str, Any]:
                         await p.close()
     finally:
         server.stdin.close()
-        await server.wait()
+        try:
+            await within(server.wait(), WAIT, "the server process ending")
+        except Exception:
+            server.kill()
+            raise
     for key in ("stored", "self"):
         result[f"{key}_p95_ms"] = round(pct(pooled[key], 0.95), 3)
     result["self_to_stored_p95"] = round(result["self_p95_ms"] / result["stored_p95_ms"], 2)
@@ -310,7 +379,10 @@ def show(r: dict[str, Any]) -> None:
         for key in ("stored", "self", "all", "picture"):
             p50, p95 = r[f"{name}_{key}_p50_ms"], r[f"{name}_{key}_p95_ms"]
             print(f"{name:<8} {r[f'{name}_pages']:>5}  {key:<8} {p50:>9.1f} {p95:>9.1f}")
-        print(f"{name:<8} {'':>5}  looks per tap {r[f'{name}_looks_per_tap']}, games {r[f'{name}_games']}")
+        print(
+            f"{name:<8} {'':>5}  looks per tap {r[f'{name}_looks_per_tap']}, games {r[f'{name}_games']}, "
+            f"taps refused as too fast and made again {r[f'{name}_retried']}"
+        )
     print(
         f"self p95 {r['self_p95_ms']:.1f} ms, stored p95 {r['stored_p95_ms']:.1f} ms: "
         f"ratio {r['self_to_stored_p95']} (goal ≤ {r['goal_ratio']}: {'met' if r['goal_met'] else 'NOT met'}), "

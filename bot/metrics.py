@@ -13,14 +13,24 @@ The metrics live in their own registry (``REGISTRY``), which holds nothing else,
   {platform,method}``: 429 answers;
 * ``tablebot_errors_total{logger}``: every ERROR logged;
 * ``tablebot_open_tables{status}`` (lobby, playing), ``tablebot_sockets{kind}`` (open WebSockets),
-  ``tablebot_timers_due`` (timers found due at the last look), ``tablebot_timers_fired_total``.
+  ``tablebot_timers_due`` (timers found due at the last look), ``tablebot_timers_fired_total``;
+* ``tablebot_table_reads_total``: tables read from the database, each a row with its seats and state
+  (``bot.storage.tables.load``: ``Storage.table``, ``open_table``, ``tables_for_user``, the tables in play, the
+  due timers' tables; a move's own write, which returns its row, is no read);
+* ``tablebot_redis_commands_total{client,command}``: commands this worker sent to Redis, each command of a
+  pipeline or a transaction (``MULTI`` and ``EXEC`` too) and a connection's handshake included, a Lua script one
+  ``EVALSHA`` (Redis counts the commands the script runs besides); ``tablebot_redis_round_trips_total{client}``:
+  requests sent and waited for (one per command, one per pipeline). ``count_redis`` counts a client's;
+  ``python -m bench.cluster`` divides them by the moves made.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -64,6 +74,18 @@ OPEN_TABLES = Gauge(
 SOCKETS = Gauge("tablebot_sockets", "Open WebSockets of this worker", ["kind"], registry=REGISTRY)
 TIMERS_DUE = Gauge("tablebot_timers_due", "Turn timers found due at the last look", registry=REGISTRY)
 TIMERS_FIRED = Counter("tablebot_timers_fired", "Turn timers handled", registry=REGISTRY)
+TABLE_READS = Counter(
+    "tablebot_table_reads", "Tables read from the database (a row with its seats and state)", registry=REGISTRY
+)
+REDIS_COMMANDS = Counter(
+    "tablebot_redis_commands",
+    "Commands sent to Redis (a pipeline's one by one), by name",
+    ["client", "command"],
+    registry=REGISTRY,
+)
+REDIS_ROUND_TRIPS = Counter(
+    "tablebot_redis_round_trips", "Requests sent to Redis (one per command or pipeline)", ["client"], registry=REGISTRY
+)
 
 _sockets: dict[str, list[Callable[[], int]]] = {}
 
@@ -99,6 +121,41 @@ def answered(press: object, platform: str) -> None:
 def forget(press: object) -> None:
     """The press is done with (answered or not)."""
     _arrived.pop(id(press), None)
+
+
+def count_redis(client: Any, name: str) -> None:
+    """Count what ``client`` (a ``redis.asyncio.Redis``, before its first command) sends into
+    ``tablebot_redis_commands_total{client=name,command}`` and ``tablebot_redis_round_trips_total{client=name}``: its
+    connection pool makes its connections of a subclass of their class that counts each command as it is encoded
+    (``pack_command``: a single command, each of a pipeline's, the handshake's) and each request as it is sent
+    (``send_packed_command``), whatever the URL's scheme."""
+    pool = client.connection_pool
+    pool.connection_class = _counted(pool.connection_class, name)
+
+
+@functools.cache
+def _counted(base: type, name: str) -> type:
+    """``base`` (a redis-py asyncio connection class) counting into the Redis metrics of ``name``."""
+    trips = REDIS_ROUND_TRIPS.labels(name)
+
+    class Counted(base):  # type: ignore[valid-type, misc]
+        def pack_command(self, *args: Any) -> Any:
+            REDIS_COMMANDS.labels(name, command_name(args[0])).inc()
+            return super().pack_command(*args)
+
+        async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+            trips.inc()
+            await super().send_packed_command(command, check_health)
+
+    Counted.__name__ = Counted.__qualname__ = f"Counted{base.__name__}"
+    return Counted
+
+
+def command_name(first: Any) -> str:
+    """A Redis command's name from its first argument (``"GET"``, ``b"evalsha"``, ``"CLIENT SETINFO"``): ``GET``,
+    ``EVALSHA``, ``CLIENT``."""
+    text = bytes(first).decode(errors="replace") if isinstance(first, bytes | bytearray | memoryview) else str(first)
+    return (text.split() or ["?"])[0].upper()
 
 
 def api_method(error: Exception) -> str:

@@ -8,7 +8,9 @@ delivered again).
   everything to one worker (a regression test that needs "the other worker"); ``kill_after_accept`` SIGKILLs a
   worker right after it has accepted an update (answered 200), before it could have handled it.
 * ``WorkerProcess``: one ``python -m bot`` with its own webhook port; ``kill()`` (SIGKILL), ``start()`` again.
-* ``Cluster``: all of it, as an async context manager; ``storage`` reads the same database from the test.
+* ``Cluster``: all of it, as an async context manager; ``storage`` reads the same database from the test;
+  ``samples`` reads every worker's ``/metrics`` (each serves them on its own ``METRICS_PORT``), ``Counted`` and
+  ``by_label`` sum them.
 * Players act through the fake API (``press_kind`` finds a button by its payload kind); ``open_table`` opens
   a table through the lobby buttons like a host does.
 """
@@ -31,6 +33,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot import payloads
 from bot.storage import Storage
@@ -196,12 +199,42 @@ class Balancer:
 
 
 # ------------------------------------------------------------------------------------------------ workers
+Sample = tuple[str, dict[str, str], float]  # a /metrics sample: name, labels, value
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A counter of the workers' ``/metrics``: its sample name and the labels a sample must have (the others are
+    summed over)."""
+
+    name: str
+    labels: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(cls, name: str, **labels: str) -> Counted:
+        return cls(name, frozenset(labels.items()))
+
+    def total(self, samples: list[Sample]) -> float:
+        """The sum of the samples (``Cluster.samples``) of this name that have these labels."""
+        return sum(v for name, labels, v in samples if name == self.name and self.labels <= set(labels.items()))
+
+
+def by_label(samples: list[Sample], name: str, label: str) -> dict[str, float]:
+    """The samples of ``name`` summed for each value of one of their labels (``command``: GET, SET, …)."""
+    out: dict[str, float] = {}
+    for sample, labels, value in samples:
+        if sample == name and label in labels:
+            out[labels[label]] = out.get(labels[label], 0.0) + value
+    return out
+
+
 @dataclass
 class WorkerProcess:
     index: int
     env: dict[str, str]
     port: int
     log_path: Path
+    metrics_port: int = 0
     proc: asyncio.subprocess.Process | None = None
     starts: int = 0
     kills: int = 0
@@ -213,6 +246,15 @@ class WorkerProcess:
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
+
+    async def samples(self) -> list[Sample]:
+        """Every sample of the worker's ``/metrics``: its name, labels and value."""
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session,
+            session.get(f"http://127.0.0.1:{self.metrics_port}/metrics") as resp,
+        ):
+            text = await resp.text()
+        return [(s.name, s.labels, s.value) for family in text_string_to_metric_families(text) for s in family.samples]
 
     async def start(self) -> None:
         self.starts += 1
@@ -316,9 +358,9 @@ class Cluster:
             base["ROUND_PAUSE"] = str(self.round_pause)
         self.storage = await Storage.open(self.db_url)  # migrated once here, before any worker starts
         for i in range(self.workers_count):
-            port = free_port()
-            env = dict(base, TELEGRAM_WEBHOOK_PORT=str(port))
-            self.workers.append(WorkerProcess(i, env, port, self.tmp / f"worker{i}.log"))
+            port, metrics_port = free_port(), free_port()
+            env = dict(base, TELEGRAM_WEBHOOK_PORT=str(port), METRICS_PORT=str(metrics_port))
+            self.workers.append(WorkerProcess(i, env, port, self.tmp / f"worker{i}.log", metrics_port))
         self.balancer.workers = self.workers
         await asyncio.gather(*(w.start() for w in self.workers))
         await asyncio.gather(*(w.wait_listening() for w in self.workers))
@@ -344,6 +386,11 @@ class Cluster:
 
     def logs(self) -> str:
         return "\n".join(w.log() for w in self.workers)
+
+    async def samples(self) -> list[Sample]:
+        """The samples of every live worker's ``/metrics`` (a worker's counts start again at its restart)."""
+        found = await asyncio.gather(*(w.samples() for w in self.workers if w.alive))
+        return [sample for samples in found for sample in samples]
 
     # ---------------------------------------------------------------------------------------- playing
     def buttons(self, shown: Shown, kind: str) -> list[tuple[str, payloads.Payload]]:
@@ -419,4 +466,4 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-__all__ = ["Cluster", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]
+__all__ = ["Cluster", "Counted", "by_label", "Balancer", "WorkerProcess", "hands_of", "percentile", "redis_available"]

@@ -15,6 +15,8 @@ Discord behaviours kept on purpose (the adapter must cope with them):
 * an interaction token lives 15 minutes (``advance`` moves the fake clock); after that the webhook
   endpoints answer 401 ``Invalid Webhook Token`` (code 50027);
 * an ephemeral message can only be edited through an interaction token, never through the channel endpoint;
+* a message sent through an interaction carries its ``interaction_metadata`` (the interaction's id, type and user:
+  whom it was sent to);
 * a deferred response with a "thinking" placeholder (callback type 5) has its visibility fixed when it is deferred:
   while it is still loading, the first follow-up message takes its place, public or ephemeral as deferred, whatever
   the follow-up's own flags say (``loading``); once the placeholder was edited, follow-ups are messages of their own;
@@ -228,6 +230,7 @@ class StoredMessage:
     flags: int = 0
     visible_to: int | None = None  # ephemeral: the only user who sees it
     interaction_user: int | None = None  # the user whose command this message answers
+    interaction: dict[str, Any] | None = None  # Discord's ``interaction_metadata``: the interaction it answers
     deleted: bool = False
     edits: int = 0
     created: float = 0.0
@@ -296,6 +299,7 @@ class StoredMessage:
             "components": self.components,
             "application_id": str(APPLICATION_ID),
             "webhook_id": str(APPLICATION_ID) if self.interaction_user is not None else None,
+            **({"interaction_metadata": self.interaction} if self.interaction is not None else {}),
         }
 
 
@@ -322,6 +326,18 @@ class InteractionRecord:
     def refused(self) -> list[int | None]:
         """The codes of the callbacks Discord refused (10062 too late or unknown, 40060 answered already, ...)."""
         return [code for status, code in self.callbacks if status >= 300]
+
+    def metadata(self) -> dict[str, Any]:
+        """Discord's ``interaction_metadata`` of a message sent through this interaction: who it was sent to."""
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.kind,
+            "user": self.user.payload(),
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        }
+        if self.message_id is not None:
+            out["interacted_message_id"] = str(self.message_id)
+        return out
 
 
 @dataclass
@@ -995,7 +1011,13 @@ class FakeDiscord:
         rec.acked_after = elapsed
         message: StoredMessage | None = None
         if kind in (4, 5):  # a new message (or its "thinking" placeholder)
-            message = StoredMessage(snowflake(), rec.channel_id, created=self.now(), interaction_user=rec.user.id)
+            message = StoredMessage(
+                snowflake(),
+                rec.channel_id,
+                created=self.now(),
+                interaction_user=rec.user.id,
+                interaction=rec.metadata(),
+            )
             self._apply(message, data, files, creating=True)
             if message.ephemeral:
                 message.visible_to = rec.user.id
@@ -1043,7 +1065,13 @@ class FakeDiscord:
                 self._apply(original, {k: v for k, v in payload.items() if k != "flags"}, files, creating=True)
                 original.edits += 1
                 return _json(original.payload(self.bot))
-            msg = StoredMessage(snowflake(), rec.channel_id, created=self.now(), interaction_user=rec.user.id)
+            msg = StoredMessage(
+                snowflake(),
+                rec.channel_id,
+                created=self.now(),
+                interaction_user=rec.user.id,
+                interaction=rec.metadata(),
+            )
             self._apply(msg, payload, files, creating=True)
             if msg.ephemeral:
                 msg.visible_to = rec.user.id

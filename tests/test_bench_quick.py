@@ -52,3 +52,8 @@ def test_quick_mode_runs_and_ends_with_json(name: str, tmp_path: Path) -> None:
     assert len(lines) >= 2, f"bench.{name} printed no table before its JSON line:\n{done.stdout}"
     figures = json.loads(lines[-1])
     assert isinstance(figures, dict) and figures, f"bench.{name}'s last line is not a JSON object: {lines[-1]!r}"
+    if name == "cluster":  # issue 40: Redis commands and table reads per move, counted in the workers
+        for run in figures["runs"]:
+            for figure in ("redis_commands_per_move", "redis_round_trips_per_move", "table_reads_per_move"):
+                assert (run[figure] or 0) > 0, f"bench.cluster's {figure} is {run[figure]!r}: {run}"
+            assert run["redis_scripts_per_move"] is not None and run["load"] is not None, run

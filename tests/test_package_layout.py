@@ -5,6 +5,7 @@ not even ones hidden inside functions or behind ``TYPE_CHECKING``."""
 from __future__ import annotations
 
 import ast
+import sys
 import tomllib
 from pathlib import Path
 
@@ -184,19 +185,28 @@ def circles(graph: dict[str, set[str]], within: str) -> list[str]:
     return found
 
 
+def bot_packages() -> list[str]:
+    """Every package of ``bot`` with modules of its own: the adapters (``bot.discord``, ``bot.webapp``, …)."""
+    return sorted({bot_package(m) for m, path in bot_modules().items() if path.name == "__init__.py"} - {"bot"})
+
+
 @pytest.mark.parametrize(
     "package",
     [
         "bot",  # the application and everything below it
-        "bot.storage",
-        "bot.telegram",
-        "bot.playground",
-        "bot.discord",  # client and port share bot.discord.interactions (issue 25 point 5)
+        *bot_packages(),  # the storage and each adapter: bot.discord's client and port share bot.discord.interactions
+        # (issue 25 point 5); bot.webapp's invite takes what it needs from its caller, not the server (issue 40)
     ],
 )
 def test_no_import_circle_in_bot(package: str) -> None:
     found = circles(bot_imports(), package)
     assert not found, f"import circles: {found}"
+
+
+def test_every_package_of_bot_is_checked_for_circles() -> None:
+    assert {"bot.storage", "bot.telegram", "bot.playground", "bot.discord", "bot.webapp", "bot.app"} <= set(
+        bot_packages()
+    )
 
 
 def test_bot_imports_flow_one_way() -> None:
@@ -274,6 +284,15 @@ def test_shipped_modules_import_no_test_code() -> None:
         for path in (ROOT / package.replace(".", "/")).glob("*.py"):
             bad = {m for m in modules_imported(path) if m.split(".")[0] in NOT_SHIPPED}
             assert not bad, f"{path.relative_to(ROOT)} imports {bad}: the wheel does not ship them"
+
+
+def test_renderers_know_only_core_and_pillow() -> None:
+    """``renderers`` draws views into pictures: it imports the standard library, ``core``, itself and Pillow, and
+    nothing else — no chat, no test data (the gallery that draws testkit's positions is ``tools/gallery.py``)."""
+    allowed = {"core", "renderers", "PIL"}
+    for path in sorted((ROOT / "renderers").rglob("*.py")):
+        bad = {m for m in modules_imported(path) if m.split(".")[0] not in allowed | sys.stdlib_module_names}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}: renderers know only core and Pillow"
 
 
 @pytest.mark.parametrize("folder", ["bench", "testkit"])

@@ -3,8 +3,10 @@
 Every interaction is acknowledged before anything else happens (a slash command with a public "thinking"
 defer, a component with a silent deferred update), so Discord never shows "This interaction failed" however
 long the application takes to decide and draw. Presses on components this bot did not make (an old
-version's buttons) are answered ephemerally. ``AutoShardedClient`` asks Discord how many shards to run, unless
-the worker is given its own shards (``shard_ids`` of ``shard_count``: several workers, each a distinct part).
+version's buttons) are answered ephemerally, and so is a press on an ephemeral message sent to another user (only a
+forged interaction can make one): neither reaches the application. ``AutoShardedClient`` asks Discord how many
+shards to run, unless the worker is given its own shards (``shard_ids`` of ``shard_count``: several workers, each a
+distinct part).
 """
 
 from __future__ import annotations
@@ -181,10 +183,18 @@ class TableClient(discord.AutoShardedClient):
         if not ids.is_payload(payload):
             await self.tell(handle, texts.out_of_date(handle.locale))
             return
-        self._remember(handle)
         ref = message_of(interaction)
         if ref is not None and ref.extra == "e":
+            owner = self.live.owner(ref.message_id, interaction.message)
+            if owner is not None and owner != str(interaction.user.id):
+                # another user's ephemeral message (a forged interaction): refused, nothing is recorded of it
+                log.warning(
+                    "user %s pressed ephemeral message %s of user %s", interaction.user.id, ref.message_id, owner
+                )
+                await self.tell(handle, texts.not_yours(handle.locale))
+                return
             self.live.remember_press(ref.message_id, handle)
+        self._remember(handle)
         press = Press(user_of(interaction), chat_of(interaction), payload, ref, handle=handle, key=str(interaction.id))
         try:
             await self._handler().press(press)

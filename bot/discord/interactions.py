@@ -10,6 +10,7 @@ user for 15 minutes after the interaction arrived.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,6 +22,7 @@ from bot.port import Chat, MessageRef, User
 PLATFORM = "discord"
 TOKEN_LIFETIME = 15 * 60.0
 STAND_IN = "…"  # what a command's public placeholder shows between a private follow-up and the public answer
+OWNERS_KEPT = 100_000  # ephemeral messages whose user is remembered (the oldest are forgotten first)
 
 
 @dataclass(eq=False)
@@ -87,6 +89,14 @@ def chat_of(interaction: discord.Interaction[Any]) -> Chat | None:
     return Chat(PLATFORM, str(interaction.channel_id), None, title, language, guild=interaction.guild_id)
 
 
+def sent_to(message: discord.Message | None) -> str | None:
+    """The user Discord says a message was sent to: the user of the interaction it answers (None for a message
+    that answers none, e.g. a channel message)."""
+    metadata = getattr(message, "interaction_metadata", None)
+    user = getattr(metadata, "user", None)
+    return None if user is None else str(user.id)
+
+
 def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:
     m = interaction.message
     if m is None:
@@ -96,12 +106,26 @@ def message_of(interaction: discord.Interaction[Any]) -> MessageRef | None:
 
 class LiveInteractions:
     """Each user's latest interaction (private messages reach him through it) and, for each ephemeral message,
-    the latest press made on it (its token can edit that message). Entries older than a token's life go."""
+    the latest press made on it (its token can edit that message) and the user it was sent to. Interactions older
+    than a token's life go."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._latest: dict[str, Handle] = {}  # user id -> his latest interaction (any command or press)
         self._presses: dict[str, Handle] = {}  # ephemeral message id -> the latest press made on it
+        self._owners: OrderedDict[str, str] = OrderedDict()  # ephemeral message id -> the user it was sent to
+
+    def sent(self, message_id: str, user_id: str) -> None:
+        """The port sent (or showed anew in) this ephemeral message to this user."""
+        self._owners[message_id] = user_id
+        self._owners.move_to_end(message_id)
+        while len(self._owners) > OWNERS_KEPT:
+            self._owners.popitem(last=False)
+
+    def owner(self, message_id: str, message: discord.Message | None = None) -> str | None:
+        """The user an ephemeral message was sent to: as this worker recorded it when it sent it, else (a message of
+        before a restart) as Discord says with the message; None when neither knows."""
+        return self._owners.get(message_id) or sent_to(message)
 
     def remember_user(self, user_id: str, handle: Handle) -> None:
         """The user's latest interaction: private messages can reach him through it for 15 minutes."""
@@ -114,7 +138,8 @@ class LiveInteractions:
                 del self._latest[uid]
 
     def remember_press(self, message_id: str, handle: Handle) -> None:
-        """A press on an ephemeral message: its token can edit that message for the next 15 minutes."""
+        """A press on an ephemeral message sent to the presser (``owner``): its token can edit that message for the
+        next 15 minutes."""
         known = self._presses.get(message_id)
         if known is None or known.received <= handle.received:
             self._presses[message_id] = handle

@@ -11,7 +11,9 @@
   fresher one, remembered in memory. ``send_private`` through a press made on the user's own ephemeral
   message shows the new content in place of that message (one message per hand, not a new one per move).
   When no live token is left, ``Unreachable`` is raised and the user
-  gets his view again with his next press ("Show my hand").
+  gets his view again with his next press ("Show my hand"). Whom each ephemeral message was sent to is recorded
+  (``LiveInteractions.sent``): the client refuses a press on another user's, and a message is shown in place of a
+  pressed one only when it was sent to that user.
 * Order (issue 36): every table message and hand written here records the table version and fingerprint it
   shows (``bot.written``); an older write is not made, nor one that changes nothing. A hand shown anew leaves a
   forward from the old message, so a later edit of the old one is made to the new one; the old one is retired.
@@ -230,7 +232,8 @@ class DiscordPort:
         if handle is None or str(handle.interaction.user.id) != user.id or not self._alive(handle.received):
             raise Unreachable(f"no live interaction of user {user.id} to answer through")
         pressed = via.message if isinstance(via, Press) else None
-        if pressed is not None and pressed.extra == "e" and not handle.used:
+        mine = pressed is not None and self.live.owner(pressed.message_id, handle.interaction.message) == user.id
+        if pressed is not None and pressed.extra == "e" and mine and not handle.used:
             # a press on the user's own ephemeral message: show the new content in place of it
             handle.used = True
             try:
@@ -238,6 +241,7 @@ class DiscordPort:
             except discord.HTTPException as exc:
                 raise Unreachable(str(exc)) from exc
             self.live.remember_press(pressed.message_id, handle)
+            self.live.sent(pressed.message_id, user.id)
             extra = f"{handle.received:.3f}|{handle.interaction.token}|original"
             return MessageRef(PLATFORM, pressed.chat_id, pressed.message_id, extra=extra)
         content, embed = text_parts(msg)
@@ -256,6 +260,7 @@ class DiscordPort:
         except discord.HTTPException as exc:
             raise Unreachable(str(exc)) from exc
         channel_id = handle.interaction.channel_id or sent.channel.id
+        self.live.sent(str(sent.id), user.id)
         extra = f"{handle.received:.3f}|{handle.interaction.token}"
         return MessageRef(PLATFORM, str(channel_id), str(sent.id), extra=extra)
 

@@ -23,3 +23,9 @@ def failed(lang: str | None) -> str:
 def not_understood(lang: str | None) -> str:
     """The answer to a command discord.py could not read (forged, or from a client that knows older commands)."""
     return t(lang, "Unknown command. /help lists what I understand.")
+
+
+def not_yours(lang: str | None) -> str:
+    """The answer to a press on an ephemeral message that was sent to another user (a forged interaction)."""
+    # Translators: a press on a button of another person's private message (his hand): refused, nothing changes
+    return t(lang, "This message was sent to someone else: use the buttons of your own messages.")

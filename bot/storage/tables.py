@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot import metrics
 from bot.storage import integrity
 from bot.storage.checks import (
     check_count,
@@ -120,6 +121,7 @@ async def load(
     if order is not None:
         stmt = stmt.order_by(order)
     rows = (await conn.execute(stmt)).all()
+    metrics.TABLE_READS.inc(len(rows))
     seats = await seats_of(conn, (r.id for r in rows))
     out = []
     newly_broken: list[tuple[int, str]] = []

@@ -23,6 +23,8 @@ import time
 from collections import OrderedDict
 from typing import Protocol
 
+from bot import metrics
+
 REDIS_PREFIX = "tablebot:tg:"
 KEEP_SECONDS = 30 * 24 * 3600  # message state and moves are kept a month
 
@@ -309,6 +311,7 @@ class RedisCoordinator:
         from redis.asyncio import Redis
 
         self._redis = Redis.from_url(url, decode_responses=True)
+        metrics.count_redis(self._redis, "telegram")
         self._prefix = f"{REDIS_PREFIX}{namespace}:"
         self._acquire = self._redis.register_script(ACQUIRE)
         self._release = self._redis.register_script(RELEASE)

@@ -1,5 +1,6 @@
 """The Telegram adapter's own words (the application writes everything else): the deep-link button, the
-answer to a button that is not ours, and the command menu; from the ``core.i18n`` catalogs."""
+answers to a button that is not ours and to a press on another user's private message, and the command menu;
+from the ``core.i18n`` catalogs."""
 
 from __future__ import annotations
 
@@ -38,3 +39,9 @@ def open_private(lang: str | None) -> str:
 def unknown_button(lang: str | None) -> str:
     # Translators: the answer to a press on a button the bot did not make (a forged or foreign button)
     return t(lang, "This button is no longer valid.")
+
+
+def not_yours(lang: str | None) -> str:
+    """The answer to a press on a message of another user's private chat (a forged callback)."""
+    # Translators: a press on a button of another person's private message (his hand): refused, nothing changes
+    return t(lang, "This message was sent to someone else: use the buttons of your own messages.")

@@ -12,9 +12,10 @@ serialized once and queued on every socket of that group: 200 spectators cost on
 moves are only ever put on the socket of the user who sits at that seat.
 
 A press from a page goes to ``Application.press`` with a ``PageHandle``: the application checks it like a chat
-button (seat, version, legality) and answers it through the handle, on the socket it came from. A page sends only
-the kinds its frame offers (``PAGE_KINDS``: a move, a hint, take my seat back, the vote's two answers, play again),
-each of the table it shows; anything else is refused here with the chat's notice and changes nothing.
+button (seat, version, legality) and answers it through the handle, on the socket it came from. The page's next
+message is read as soon as the press is answered, while what it shows is still being published (``press``). A page
+sends only the kinds its frame offers (``PAGE_KINDS``: a move, a hint, take my seat back, the vote's two answers,
+play again), each of the table it shows; anything else is refused here with the chat's notice and changes nothing.
 
 The limits a public page needs (``docs/webapp.md``, "Safety"): at most ``pages_per_user`` sockets of one person
 and ``pages_per_table`` of one table (``admit``; counted on every worker together through Redis when it is set,
@@ -40,7 +41,7 @@ from typing import Any, ClassVar
 
 from aiolimiter import AsyncLimiter
 
-from bot import payloads
+from bot import metrics, payloads
 from bot.app.lobby import VOTE_TTL
 from bot.frames import FrameQueue
 from bot.live import first_state, step
@@ -126,9 +127,11 @@ class PageHandle(Answering):
 
     watcher: Watcher
     req: int | None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)  # set once the answer is on its way
 
     async def answer(self, press: Press, text: str | None = None, *, alert: bool = False) -> None:
         self.watcher.send({"type": "answer", "req": self.req, "text": text, "alert": alert})
+        self.answered.set()
 
 
 class Hub:
@@ -151,6 +154,7 @@ class Hub:
         self.pages_per_table = pages_per_table
         self._dirty: set[int] = set()
         self._publishing: set[asyncio.Task[None]] = set()
+        self._pressing: set[asyncio.Task[None]] = set()  # presses from pages, answered or not, still running
         self._known: dict[int, TableRec] = {}  # the newest stored record the application told us of
         self._running: dict[int, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -167,6 +171,7 @@ class Hub:
             import redis.asyncio as redis
 
             self._redis = redis.from_url(self.redis_url)
+            metrics.count_redis(self._redis, "webapp")
             self._admit = self._redis.register_script(ADMIT)
             self._tasks.append(asyncio.create_task(self._redis_loop()))
             self._tasks.append(asyncio.create_task(self._renew_loop()))
@@ -174,9 +179,10 @@ class Hub:
     async def close(self) -> None:
         with contextlib.suppress(ValueError):
             self.app.ctx.observers.remove(self.changed)
-        for task in [*self._tasks, *self._running.values()]:
+        tasks = [*self._tasks, *self._running.values(), *self._pressing]
+        for task in tasks:
             task.cancel()
-        for task in [*self._tasks, *self._running.values()]:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for w in list(self.watchers):
@@ -424,15 +430,26 @@ class Hub:
     # ---- presses -------------------------------------------------------------------------------------
     async def press(self, w: Watcher, payload: object, req: int | None) -> None:
         """A tap in the page: one of the buttons its frame offers, of the table it shows (``PAGE_KINDS``), checked
-        by the application like a chat button. Anything else gets the chat's notice and changes nothing."""
+        by the application like a chat button. Anything else gets the chat's notice and changes nothing. Returns
+        once the press is answered, not once it is published."""
         p = payloads.parse(payload)
         if p is None or p.name not in PAGE_KINDS or p.table is None or p.table != w.table_id:
             text = t(w.lang, "This button is not valid.")
             w.send({"type": "answer", "req": req, "text": text, "alert": True, "refused": "bad_button"})
             return
-        press = Press(w.user, None, str(payload), None, handle=PageHandle(w, req))
-        # its own task: the application waits for presses in flight (``idle``), never for the page's socket
-        await asyncio.create_task(self.app.press(press))
+        handle = PageHandle(w, req)
+        # its own task, which goes on after its answer while what the press shows is published (a group's write
+        # may wait a minute for the group's window): the page's next tap is read meanwhile. The application waits
+        # for presses in flight (``idle``); the hub cancels those still running when it closes.
+        task = asyncio.create_task(self.app.press(Press(w.user, None, str(payload), None, handle=handle)))
+        self._pressing.add(task)
+        task.add_done_callback(self._pressing.discard)
+        # one press of a page decided at a time, in the order tapped: the next is read once this one is answered
+        answered = asyncio.create_task(handle.answered.wait())
+        try:
+            await asyncio.wait((task, answered), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            answered.cancel()
 
     # ---- other workers -------------------------------------------------------------------------------
     async def _poll_loop(self) -> None:

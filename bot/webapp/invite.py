@@ -23,8 +23,8 @@ from core import games
 from core.i18n import t
 
 if TYPE_CHECKING:
+    from bot.app.context import Context
     from bot.webapp.auth import Session
-    from bot.webapp.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,11 @@ def _refuse(code: str, status: int) -> web.Response:
     return web.json_response({"error": code}, status=status, headers={"Cache-Control": "no-store"})
 
 
-async def prepare(table: WebTable, found: Session) -> web.Response:
-    """The invitation of ``found``'s user to his table, prepared on his platform: ``200 {"id"}`` or a 4xx/502."""
+async def prepare(ctx: Context, found: Session) -> web.Response:
+    """The invitation of ``found``'s user to his table, prepared on his platform (``ctx``: the application's
+    context, its ports and the web table's address): ``200 {"id"}`` or a 4xx/502."""
     if not found.tables:
         return _refuse("no_table", 400)
-    ctx = table.hub.app.ctx
     port = ctx.ports.get(found.user.platform)
     if not isinstance(port, Sharing) or not ctx.webapp_url:
         return _refuse("no_share", 400)

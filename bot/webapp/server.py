@@ -216,7 +216,7 @@ async def invite(request: web.Request) -> web.Response:
     found = table.sessions.check(token.strip()) if scheme == "session" else None
     if found is None:
         return _refuse("no_session")
-    return await inviting.prepare(table, found)
+    return await inviting.prepare(table.hub.app.ctx, found)
 
 
 async def activity_config(request: web.Request) -> web.Response:

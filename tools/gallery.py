@@ -1,10 +1,13 @@
-"""``python -m renderers.demo OUT_DIR``: a gallery of every picture for every game and seat count.
+"""``python -m tools.gallery OUT_DIR``: a gallery of every picture for every game and seat count.
 
 Positions are real (``testkit.positions``: seeded random games stopped at mid-bidding, mid-trick, end of
 round, the barrel, a long domino chain, the end of the game). For each, in Russian, Ukrainian and
 English: the public table, the table and the hand of the seat to act, and each game's score sheet; the
 smallest type of each kind of picture (as shown 480 px wide) is printed at the end. Games whose engine
 is not importable are skipped with a note. Writes the pictures and an ``index.html`` that shows them all.
+
+A tool of the checkout, not of the product: it draws ``testkit``'s positions, which the wheel does not ship, and
+``renderers`` imports nothing but ``core`` and Pillow (``tests/test_package_layout.py``).
 """
 
 from __future__ import annotations
