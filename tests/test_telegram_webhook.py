@@ -31,11 +31,40 @@ async def connect(url: str) -> asyncpg.Connection:
     )
 
 
-async def waiting_on_a_lock(db: asyncpg.Connection) -> bool:
-    rows = await db.fetch(
-        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+async def waiting_on_a_lock(watch: asyncpg.Connection, holder: asyncpg.Connection) -> bool:
+    """A move's write (an UPDATE of a table's state) waits for the lock ``holder``'s transaction holds. Asked on
+    ``watch``, outside any transaction: a transaction sees the sessions of pg_stat_activity as they were when it
+    first looked, so the holder never saw a worker's connection opened after that (its pool grows under load)."""
+    rows = await watch.fetch(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND $1 = ANY(pg_blocking_pids(pid))"
+        " AND query LIKE 'UPDATE game_tables SET %state%'",
+        holder.get_server_pid(),
     )
     return bool(rows)
+
+
+async def test_a_wait_on_the_lock_is_seen_when_its_session_connected_after_the_first_look():
+    """The test below sees the press wait on the row lock it holds, even when the worker's pool opens a connection
+    for the move after the test first looked."""
+    url = await fresh_pg_database()
+    holder, watch = await connect(url), await connect(url)
+    late: asyncpg.Connection | None = None
+    try:
+        await holder.execute("CREATE TABLE game_tables (id int PRIMARY KEY, state text)")
+        await holder.execute("INSERT INTO game_tables VALUES (1, '')")
+        await holder.execute("BEGIN")
+        await holder.execute("SELECT 1 FROM game_tables FOR UPDATE")
+        assert not await waiting_on_a_lock(watch, holder)
+        late = await connect(url)
+        write = asyncio.ensure_future(late.execute("UPDATE game_tables SET state = 'moved'"))
+        await until(lambda: waiting_on_a_lock(watch, holder))
+        await holder.execute("ROLLBACK")
+        await write
+    finally:
+        for c in (holder, watch, late):
+            if c is not None:
+                await c.close()
+        await drop_pg_database(url)
 
 
 async def player_moves(db: asyncpg.Connection) -> list[str]:
@@ -76,7 +105,7 @@ async def test_a_worker_killed_mid_update_loses_nothing_and_a_slow_one_is_not_do
     api.add_group(GROUP, "Kitchen")
     ann = api.add_user(11, "Ann")
     url = await fresh_pg_database()
-    db = await connect(url)
+    db, watch = await connect(url), await connect(url)  # db holds the row lock, watch sees who waits for it
     workers = [BotProcess(api, url, REDIS_URL, tmp_path, f"w{i}") for i in (1, 2)]
     api.webhook_timeout = 20.0  # fed like Telegram feeds a webhook: a failed or slow post is delivered again
     try:
@@ -114,7 +143,7 @@ async def test_a_worker_killed_mid_update_loses_nothing_and_a_slow_one_is_not_do
         await db.execute("BEGIN")
         await db.execute("SELECT 1 FROM game_tables FOR UPDATE")
         killed = api.press(ann, ann.id, hand.message_id, card)
-        await until(lambda: waiting_on_a_lock(db))
+        await until(lambda: waiting_on_a_lock(watch, db))
         workers[0].kill()
         api.backends[HOOK] = [workers[1].address]
         await db.execute("ROLLBACK")
@@ -131,7 +160,7 @@ async def test_a_worker_killed_mid_update_loses_nothing_and_a_slow_one_is_not_do
         await db.execute("SELECT 1 FROM game_tables FOR UPDATE")
         slow = api.press(ann, ann.id, hand.message_id, card)
         update_id = api.queries[slow]["update"]
-        await until(lambda: waiting_on_a_lock(db))
+        await until(lambda: waiting_on_a_lock(watch, db))
         await until(lambda: len(api.posted.get(update_id, [])) >= 3)
         await db.execute("ROLLBACK")
         await api.wait_answer(slow, timeout=30)
@@ -142,6 +171,7 @@ async def test_a_worker_killed_mid_update_loses_nothing_and_a_slow_one_is_not_do
         for w in workers:
             w.stop()
         await db.close()
+        await watch.close()
         await api.stop()
         await drop_pg_database(url)
     assert update_id in api.redeliveries and api.queries[killed]["update"] in api.redeliveries
