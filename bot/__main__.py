@@ -155,6 +155,8 @@ async def run(settings: Settings, names: list[str]) -> None:
                 task.result()  # an adapter that ended on its own: show why
     finally:
         operator.started = False
+        with contextlib.suppress(Exception):  # what moves still show goes out before the adapters close their ports
+            await app.quiesce()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

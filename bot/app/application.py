@@ -215,7 +215,10 @@ class Application:
         gc.collect()
         gc.freeze()
 
-    async def close(self) -> None:
+    async def quiesce(self) -> None:
+        """Stop the timers and computer players and show what moves still show, for ``CLOSE_WAIT`` at most, while
+        the adapters' ports are still open (``python -m bot`` closes them after: a hand on its way is not cut off by
+        a closed connection). ``close`` does the same, for whatever is left."""
         if self._timer_task is not None:
             self._timer_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -229,6 +232,9 @@ class Application:
                 await task
         with contextlib.suppress(TimeoutError):  # what moves still show goes out, for a little while
             await asyncio.wait_for(asyncio.gather(self.ctx.showing.idle(), self.ctx.outbox.idle()), CLOSE_WAIT)
+
+    async def close(self) -> None:
+        await self.quiesce()
         await self.ctx.showing.close()
         await self.ctx.outbox.close()
         self.ctx.close_pools()
