@@ -348,14 +348,8 @@ class TelegramPort:
 
     # ------------------------------------------------------------------------------------------ editing
     async def current(self, ref: MessageRef) -> MessageRef:
-        """The reference after following re-posts (a deleted table message posted again)."""
-        for _ in range(8):
-            moved = await self.coordinator.get("moved:" + key_of(ref))
-            if not moved:
-                break
-            ref = replace(ref, message_id=moved)
-        known = await self.coordinator.get("shows:" + key_of(ref))
-        return replace(ref, extra=known) if known else ref
+        """The reference after following re-posts (a deleted table message posted again), with its kind."""
+        return (await self._look(ref))[0]
 
     async def _show(
         self, ref: MessageRef, msg: Message, *, group: bool, version: int | None = None, follow: bool = True
@@ -424,7 +418,8 @@ class TelegramPort:
         return new
 
     async def edit_public(self, ref: MessageRef, msg: Message, *, version: int | None = None) -> MessageRef:
-        key = key_of(ref)  # where it went (a re-post) is looked up in the chat's turn (``_show``)
+        ref = await self.current(ref)  # where it is now (a re-post): the caller keeps it, also across restarts
+        key = key_of(ref)
         if version is None:  # no table version: the order in which the edits were queued, by any worker
             order = await self.coordinator.bump(key)
         else:  # a table version: the message's record decides, in the chat's turn (``_news``: never older)
