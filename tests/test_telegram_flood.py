@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import pytest
 
@@ -85,40 +84,6 @@ async def test_two_workers_together_keep_the_bots_pace(redis_url):  # noqa: F811
                 for worker in (w1, w2)
             ]
             await asyncio.gather(*sends)
-    finally:
-        await api.stop()
-        for u in users:
-            await cleanup(u.id)
-    writes = [c for c in api.calls if c.method == "sendMessage"]
-    assert [c.status for c in writes if not c.ok] == []  # not one 429
-    received = sorted(c.at for c in writes)
-    assert len(received) == 4 * PACE
-    for i, start in enumerate(received):  # no more than PACE in any second
-        assert sum(1 for at in received[i:] if at < start + 1.0) <= PACE
-
-
-async def test_a_busy_loop_does_not_bunch_the_bots_messages_up(redis_url):  # noqa: F811
-    """The event loop is busy for a third of a second (a long drawing, the collector) while messages wait for their
-    moments in the bot's schedule: the moments it missed are taken anew, so the messages do not all go out at once
-    when it is free again (Telegram counts any second: they were answered 429)."""
-    api = FakeBotAPI(limits=Limits(per_second=PACE))
-    await api.start()
-    first = 10**9 + random.randrange(10**9)  # people of their own: Redis is shared with other test runs
-    users = [api.add_user(first + i, f"P{i}") for i in range(2 * PACE)]
-    options = webhook_options(redis_url, telegram_global_per_second=PACE)
-
-    async def busy() -> None:
-        await asyncio.sleep(0.8)
-        time.sleep(0.35)  # noqa: ASYNC251 - the point: the whole loop stands still
-
-    try:
-        async with Worker(api, **options) as w1, Worker(api, **options) as w2:
-            sends = [
-                worker.port.send_private(User("telegram", str(u.id), u.first_name), Message(f"hand {n}"))
-                for n, u in enumerate(users)
-                for worker in (w1, w2)
-            ]
-            await asyncio.gather(busy(), *sends)
     finally:
         await api.stop()
         for u in users:

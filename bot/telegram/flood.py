@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 6
-LATE_TRIES = 4  # a moment of the bot's schedule missed (a busy loop) is taken anew this many times at most
 # Seconds a request may stay in flight (aiogram's request timeout): its slot is renewed no longer than that, so even
 # a request that never came back (or a missed ``done``) frees its chat within FLIGHT + SLOT_LEASE.
 FLIGHT = 60.0
@@ -105,19 +104,10 @@ class FloodControl:
         await self.paced()
 
     async def paced(self) -> None:
-        """Wait for this message's moment in the bot's schedule (every worker's messages share it). A moment
-        missed by more than half a step (the event loop was busy: the messages behind it would go out bunched up,
-        and Telegram counts any second) is given up for the next free one, a few times at most."""
-        loop = asyncio.get_running_loop()
-        for _ in range(LATE_TRIES):
-            wait = await self.coordinator.pace(self.spacing)
-            if wait <= 0:
-                return
-            due = loop.time() + wait
+        """Wait for this message's moment in the bot's schedule (every worker's messages share it)."""
+        wait = await self.coordinator.pace(self.spacing)
+        if wait > 0:
             await asyncio.sleep(wait)
-            if loop.time() - due <= self.spacing / 2:
-                return
-            metrics.FLOOD_WAITS.labels("telegram").inc()
 
     async def done(self, chat_id: str, *, used: bool = True) -> None:
         """Telegram answered the request made in this chat's turn: the next one may go ``interval`` from now
