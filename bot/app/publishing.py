@@ -242,8 +242,7 @@ class Publishing:
         """Ask the table's lanes (``bot.app.showing``) to show the stored move ``rec``: its hands and its table
         message, each drawn when its lane gets to it, from the table as stored then (nothing is drawn here). At a
         game's end its final sheet (``events``: the last move's) goes in the chat's lane, once the table message shows
-        the end. ``notes``: lines
-        the table message of this very version tells (a timeout)."""
+        the end. ``notes``: lines the table message of this very version tells (a timeout)."""
         if notes:
             self.notes[rec.id] = (rec.version, list(notes))
         self.show_current(rec.id, rec.version)
@@ -313,7 +312,7 @@ class Publishing:
                     continue  # a newer hand is shown (another worker): it stays
                 if held_print == written.keyed(key):
                     continue  # the message shows this very hand and choices
-            await self.send_hand(rec, s.seat, view=view)
+            await self.send_hand(rec, s.seat, view=view, key=key)
         return rec.version
 
     async def _held(self, seats: list[Any]) -> list[tuple[int | None, str] | None]:
@@ -401,18 +400,20 @@ class Publishing:
         fresh: bool = False,
         view: dict[str, Any] | None = None,
         invite: bool = True,
+        key: str | None = None,
     ) -> bool:
-        """Send or edit the seat's private message (``view``: the seat's view when the caller has it). False when
+        """Send or edit the seat's private message (``view``: the seat's view when the caller has it, ``key`` its
+        ``hand_key`` when the caller computed it already). False when
         the user cannot be reached privately (then he is invited in the group, unless ``invite`` is False).
         An edit older than what the message shows is not made (the newer hand is there); a hand shown anew when
         the old message shows a newer version is read again from storage and shown at that version."""
         for _ in range(ANEW_ATTEMPTS):
             try:
-                return await self._send_hand(rec, seat, step, press, via, fresh, view, invite)
+                return await self._send_hand(rec, seat, step, press, via, fresh, view, invite, key)
             except Stale:
                 if not (fresh or via is not None) or step is not None:
                     return True  # the message shows a newer hand already: it stays
-                rec, view = await self.ctx.storage.table(rec.id), None
+                rec, view, key = await self.ctx.storage.table(rec.id), None, None
         log.info("the hand of seat %s at table %s was not shown anew: the table kept moving", seat, rec.id)
         return True
 
@@ -426,6 +427,7 @@ class Publishing:
         fresh: bool,
         view: dict[str, Any] | None,
         invite: bool,
+        key: str | None,
     ) -> bool:
         seat_rec = next((s for s in rec.seats if s.seat == seat), None)
         if seat_rec is None or seat_rec.user is None:
@@ -465,7 +467,7 @@ class Publishing:
         if not view.get("finished"):
             msg = with_open_button(msg, self.ctx.webapp_url, rec.id, lang, self.ctx.webapp_key)
         if step is None:  # the seat's hand and choices: recorded by what it shows, not by its bytes
-            msg = replace(msg, key=self.hand_key(rec, seat, view, chat))
+            msg = replace(msg, key=key or self.hand_key(rec, seat, view, chat))
         ref = MessageRef.from_json(seat_rec.private_ref)
         port = self.ctx.port_for(user.platform)
         version = rec.version

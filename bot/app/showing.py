@@ -78,17 +78,6 @@ class Showing:
         if state is not None and state.kept:
             await state.in_order.wait()
 
-    def forget(self, *lanes: Hashable) -> None:
-        """Drop idle lanes (a table that ended)."""
-        for lane in lanes:
-            state = self._lanes.get(lane)
-            if state is not None and state.task is None and not state.waiters:
-                del self._lanes[lane]
-
-    def shown_at(self, lane: Hashable) -> int:
-        state = self._lanes.get(lane)
-        return -1 if state is None else state.shown
-
     async def shown(self, lane: Hashable, version: int) -> None:
         """Wait until ``lane`` has shown ``version`` or newer (asking it to, when nobody did here: the move may
         have been stored by another worker)."""
