@@ -2,10 +2,11 @@
 player's private hand, invitations; all through the platform's port (``Context.port_for``).
 
 Pictures are drawn in the context's thread pool, off the event loop. A private message is edited only when the
-hand or the choices it shows changed. Every write of a hand or of the table message carries the table version it
-shows: the port sends none older than what the message holds, whichever worker wrote that (``bot.written``). A
-hand shown anew as a new message retires the old one in the same step (``send_private(replaces=…)``); when the
-old one already shows a newer version, the hand is read again from storage and shown anew at that version.
+hand or the choices it shows changed, as its record says (``hand_key``, ``Port.record_of``). Every write of a
+hand or of the table message carries the table version it shows: the port sends none older than what the
+message holds, whichever worker wrote that (``bot.written``). A hand shown anew as a new message retires the
+old one in the same step (``send_private(replaces=…)``); when the old one already shows a newer version, the
+hand is read again from storage and shown anew at that version.
 """
 
 from __future__ import annotations

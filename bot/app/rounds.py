@@ -4,15 +4,15 @@ the live table is posted again at the bottom of the chat, and a finished game of
 A round's end (the state already holds the next deal; only what is shown, and when, is decided here):
 
 1. the table message shows the finished round (its last trick and result) without buttons, and says when the
-   next deal comes; the pending deal is remembered with the table's message reference (``deal_pending``: the
-   version it belongs to), so a restart finishes it;
-2. after the table's ``round_pause`` (the context's ``sleep``; the table lock is not held meanwhile) the old table
-   message becomes the round's score sheet (its buttons gone) and the next deal's table is posted below it: the
-   round's one new group message, so the table never scrolls out of sight behind sheets and announcements;
-3. each player's hand of the new deal goes out when the pause ends (at once without a pause), before those two
-   group writes and whatever the table's lane still waits for: a group that plays fast spends its window (20
-   writes a minute), and an earlier round's sheet and table may still wait for it in the lane; the players play
-   on meanwhile (issue 36). Then the computer seats may move.
+   next deal comes; the pending deal is stored in the table's ``deal_pending`` column (the version it belongs
+   to), so a restart finishes it. This runs in order in the table's lane (``Showing.keep``);
+2. after the table's ``round_pause`` (``Context.begin_pause``: the context's ``sleep``; the table lock is not held
+   meanwhile) the table lane's next drawing (``show_table``) makes the old table message the round's score sheet
+   (its buttons gone) and posts the next deal's table below it: the round's one new group message, so the table
+   never scrolls out of sight behind sheets and announcements;
+3. the hands lane draws the new deal's hands when the pause ends (at once without a pause), whatever the table's
+   lane still waits for: a group that plays fast spends its window (20 writes a minute); the players play on
+   meanwhile (issue 36). The computer seats move once those hands are out.
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ class Rounds:
         self.publishing.show_current(rec.id, rec.version)
 
     async def deal_pending(self, table_id: int, *, taking_over: bool = False) -> int | None:
-        """The next deal of a table whose finished round is on view, by the one worker that claims it (a
-        compare-and-set on the message reference); nothing when it was shown already or another worker shows it.
-        Returns the version shown."""
+        """The next deal of a table whose finished round is on view, by the one worker that claims it
+        (``Storage.claim_deal``, a compare-and-set on the row); nothing when it was shown already or another
+        worker shows it. Returns the version shown."""
         now = self.ctx.clock().timestamp()
         if await self.ctx.storage.claim_deal(table_id, now, 0.0 if taking_over else DEAL_LEASE):
             return await self.deal(table_id, self.lines.pop(table_id, None))
